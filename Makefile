@@ -1,0 +1,243 @@
+# mbd -- a literate teaching toolkit for constrained multibody dynamics.
+#
+# Every entry point is a target here (README.md has the tour):
+#
+#   make                    the library and the chapter programs
+#   make run [CH=NN]        every chapter's story, in order (or one)
+#   make test               every suite that must pass (includes verify-solutions)
+#   make docs               the book, build/docs/index.html
+#   make grade [CH=NN] [EX=K]   grade exercises/ (the student's files)
+#   make verify-solutions   grade solutions/; must score full marks
+#   make stubs              regenerate exercises/ from solutions/
+#   make bench              build/bench/results.csv
+#   make memcheck           the suites under AddressSanitizer + UBSan
+#   make install PREFIX=... library, headers, mbd.pc, programs
+#   make student-release    build/release/mbd-student-<version>.tar.gz
+#   make autograder         build/release/autograder.zip (Gradescope)
+#   make clean
+#
+# All output goes to $(BUILD) (default build/).
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+.SUFFIXES:
+.DELETE_ON_ERROR:
+MAKEFLAGS += --no-print-directory
+
+VERSION := $(shell sed -n 's/^\#define MBD_VERSION "\(.*\)"/\1/p' lib/include/mbd/cli.h)
+BUILD ?= build
+PREFIX ?= /usr/local
+CH ?=
+EX ?=
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+OPT ?= -O2 -g
+WARN := -Wall -Wextra -Wpedantic
+WERROR ?= -Werror
+SAN ?=
+
+# Found when used (recursively expanded), so a fresh machine can install the
+# packages first and then build in the same command.
+GSL_CFLAGS = $(shell $(PKG_CONFIG) --cflags gsl 2>/dev/null)
+GSL_LIBS = $(shell $(PKG_CONFIG) --libs gsl 2>/dev/null || echo -lgsl -lgslcblas)
+YAML_CFLAGS = $(shell $(PKG_CONFIG) --cflags yaml-0.1 2>/dev/null)
+YAML_LIBS = $(shell $(PKG_CONFIG) --libs yaml-0.1 2>/dev/null || echo -lyaml)
+CUNIT_CFLAGS = $(shell $(PKG_CONFIG) --cflags cunit 2>/dev/null)
+CUNIT_LIBS = $(shell $(PKG_CONFIG) --libs cunit 2>/dev/null || echo -lcunit)
+
+CPPFLAGS_MBD = -std=c11 -D_POSIX_C_SOURCE=200809L -Ilib/include $(GSL_CFLAGS) $(YAML_CFLAGS)
+CFLAGS_MBD = $(OPT) $(WARN) $(WERROR) $(SAN) -fPIC -MMD -MP
+LIBS_MBD = $(GSL_LIBS) $(YAML_LIBS) -lm
+COMPILE = $(CC) $(CPPFLAGS_MBD) $(CFLAGS_MBD) $(CFLAGS)
+LINK = $(CC) $(SAN) $(LDFLAGS)
+
+# ---------------------------------------------------------------------------
+# The library
+
+LIB_SRC := $(sort $(wildcard lib/src/*.c))
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+LIB_HEADERS := $(sort $(wildcard lib/include/mbd/*.h))
+LIBA := $(BUILD)/lib/libmbd.a
+SOMAJOR := 0
+LIBSO := $(BUILD)/lib/libmbd.so.$(VERSION)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(COMPILE) -c -o $@ $<
+
+$(LIBA): $(LIB_OBJ)
+	@mkdir -p $(@D)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(LIBSO): $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(LINK) -shared -Wl,-soname,libmbd.so.$(SOMAJOR) -o $@ $^ $(LIBS_MBD)
+	ln -sf libmbd.so.$(VERSION) $(BUILD)/lib/libmbd.so.$(SOMAJOR)
+	ln -sf libmbd.so.$(SOMAJOR) $(BUILD)/lib/libmbd.so
+
+lib: $(LIBA) $(LIBSO)
+
+# ---------------------------------------------------------------------------
+# The chapter programs: chapters/NN-slug/*.c -> $(BUILD)/bin/chNN-slug
+
+CHAPTER_DIRS := $(sort $(wildcard chapters/[0-9][0-9]-*))
+CHAPTERS := $(notdir $(CHAPTER_DIRS))
+PROGRAMS := $(CHAPTERS:%=$(BUILD)/bin/ch%)
+# the chapters selected by CH=NN (all when empty)
+SELECTED := $(if $(CH),$(filter $(CH)-%,$(CHAPTERS)),$(CHAPTERS))
+
+# a chapter's objects other than main.o (chapter tests link them)
+chapter_objs = $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out %/main.c,$(wildcard chapters/$(1)/*.c)))
+
+define chapter_rules
+$(BUILD)/bin/ch$(1): $(BUILD)/obj/chapters/$(1)/main.o $(call chapter_objs,$(1)) $(LIBA)
+	@mkdir -p $$(@D)
+	$$(LINK) -o $$@ $$^ $$(LIBS_MBD)
+endef
+$(foreach c,$(CHAPTERS),$(eval $(call chapter_rules,$(c))))
+
+all: deps-build lib $(PROGRAMS)
+
+deps-build:
+	@bash mk/deps.sh check build
+deps-run:
+	@bash mk/deps.sh install run
+deps-test:
+	@bash mk/deps.sh install test
+deps-docs:
+	@bash mk/deps.sh install docs
+
+run: deps-run
+	@$(MAKE) lib $(SELECTED:%=$(BUILD)/bin/ch%)
+	@if [ -n "$(CH)" ] && [ -z "$(SELECTED)" ]; then \
+	    echo "make run: no chapter $(CH) (chapters: $(CHAPTERS))" >&2; exit 2; fi
+	@for c in $(SELECTED); do \
+	    echo; echo "==================== ch$$c ===================="; echo; \
+	    $(BUILD)/bin/ch$$c || exit $$?; \
+	done
+
+.PHONY: all lib run deps-build deps-run deps-test deps-docs
+
+# ---------------------------------------------------------------------------
+# Tests (CUnit). One binary per test source; tests/support is linked into all.
+
+SUPPORT_SRC := $(sort $(wildcard tests/support/*.c))
+SUPPORT_OBJ := $(SUPPORT_SRC:%.c=$(BUILD)/obj/%.o)
+SUPPORT_LIB := $(BUILD)/lib/libmbdtest.a
+TEST_COMPILE = $(COMPILE) -Itests/support $(CUNIT_CFLAGS) -DMBD_BUILD_DIR='"$(BUILD)"'
+
+$(BUILD)/obj/tests/%.o: tests/%.c
+	@mkdir -p $(@D)
+	$(TEST_COMPILE) -c -o $@ $<
+
+$(SUPPORT_LIB): $(SUPPORT_OBJ)
+	@mkdir -p $(@D)
+	@rm -f $@
+	ar rcs $@ $^
+
+TEST_LINK_LIBS = $(SUPPORT_LIB) $(LIBA) $(CUNIT_LIBS) $(LIBS_MBD)
+
+# library tests: tests/lib/test_X.c
+LIB_TESTS := $(patsubst tests/lib/%.c,$(BUILD)/tests/lib/%,$(sort $(wildcard tests/lib/test_*.c)))
+$(BUILD)/tests/lib/%: $(BUILD)/obj/tests/lib/%.o $(SUPPORT_LIB) $(LIBA)
+	@mkdir -p $(@D)
+	$(LINK) -o $@ $< $(TEST_LINK_LIBS)
+
+# chapter tests: tests/chapters/test_chNN.c links chapter NN's model code
+CHAPTER_TESTS :=
+define chapter_test_rules
+CHAPTER_TESTS += $(BUILD)/tests/chapters/test_ch$(1)
+$(BUILD)/tests/chapters/test_ch$(1): $(BUILD)/obj/tests/chapters/test_ch$(1).o \
+    $(call chapter_objs,$(filter $(1)-%,$(CHAPTERS))) $(SUPPORT_LIB) $(LIBA)
+	@mkdir -p $$(@D)
+	$$(LINK) -o $$@ $$(filter %.o,$$^) $$(TEST_LINK_LIBS)
+$(BUILD)/obj/tests/chapters/test_ch$(1).o: TEST_COMPILE += -Ichapters/$(filter $(1)-%,$(CHAPTERS))
+endef
+$(foreach t,$(patsubst tests/chapters/test_ch%.c,%,$(wildcard tests/chapters/test_ch*.c)),\
+    $(eval $(call chapter_test_rules,$(t))))
+
+# command-line tests: they run the programs
+CLI_TESTS := $(patsubst tests/cli/%.c,$(BUILD)/tests/cli/%,$(sort $(wildcard tests/cli/test_*.c)))
+$(BUILD)/tests/cli/%: $(BUILD)/obj/tests/cli/%.o $(SUPPORT_LIB) $(LIBA)
+	@mkdir -p $(@D)
+	$(LINK) -o $@ $< $(TEST_LINK_LIBS)
+
+# run a list of test binaries; fail at the end if any failed
+define run_tests
+	@fail=0; for t in $(1); do \
+	    echo "--- $$t"; \
+	    $$t || { fail=1; echo "FAILED: $$t"; }; \
+	done; exit $$fail
+endef
+
+test: deps-test
+	@$(MAKE) check
+
+# everything `make test` runs, without the dependency step
+check: all $(LIB_TESTS) $(CHAPTER_TESTS) $(CLI_TESTS)
+	$(call run_tests,$(LIB_TESTS) $(CHAPTER_TESTS) $(CLI_TESTS))
+	@bash tests/install/run.sh $(BUILD) '$(CC)'
+	@$(MAKE) check-exercises
+	@$(MAKE) check-book
+	@echo; echo "make test: all suites passed."
+
+# the suites under AddressSanitizer and UndefinedBehaviorSanitizer
+memcheck: deps-test
+	@$(MAKE) BUILD=$(BUILD)/memcheck OPT="-O1 -g" \
+	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	    memcheck-suites
+
+memcheck-suites: all $(LIB_TESTS) $(CHAPTER_TESTS) $(CLI_TESTS)
+	$(call run_tests,$(LIB_TESTS) $(CHAPTER_TESTS) $(CLI_TESTS))
+	@for c in $(CHAPTERS); do echo "--- story ch$$c"; \
+	    $(BUILD)/bin/ch$$c --no-timing > /dev/null || exit 1; done
+	@$(MAKE) check-exercises
+	@echo "make memcheck: clean."
+
+.PHONY: test check memcheck memcheck-suites
+
+# ---------------------------------------------------------------------------
+# Benchmarks: every chapter times its cases (--bench N) inside the program
+
+BENCH_REPEATS ?= 5
+bench: all
+	@mkdir -p $(BUILD)/bench
+	@echo "program,case,method,steps,fevals,seconds_per_run,seconds_per_step,repeats" \
+	    > $(BUILD)/bench/results.csv
+	@for c in $(SELECTED); do \
+	    $(BUILD)/bin/ch$$c --bench $(BENCH_REPEATS) >> $(BUILD)/bench/results.csv || exit 1; \
+	done
+	@column -s, -t < $(BUILD)/bench/results.csv 2>/dev/null || cat $(BUILD)/bench/results.csv
+	@echo; echo "wrote $(BUILD)/bench/results.csv"
+
+.PHONY: bench
+
+# ---------------------------------------------------------------------------
+# Install
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/mbd $(DESTDIR)$(PREFIX)/bin
+	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(LIBSO) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libmbd.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libmbd.so.$(SOMAJOR)
+	ln -sf libmbd.so.$(SOMAJOR) $(DESTDIR)$(PREFIX)/lib/libmbd.so
+	install -m 644 $(LIB_HEADERS) $(DESTDIR)$(PREFIX)/include/mbd/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' lib/mbd.pc.in \
+	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/mbd.pc
+	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
+
+.PHONY: install
+
+# ---------------------------------------------------------------------------
+
+clean:
+	rm -rf $(BUILD)
+
+.PHONY: clean
+
+include mk/exercises.mk
+include mk/docs.mk
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,154 @@
+/* mbd/cli.h -- the command line every chapter program shares.
+ *
+ * One parser knows all the common options of the plan. A program declares
+ * which of them it uses (a bit mask) and its own options (a table); an option
+ * it does not use is refused by name. Numbers must be finite and inside the
+ * declared range; a bad value names the option and what was expected.
+ *
+ *   --help --version --list --scenario NAME --method NAME --integrator NAME
+ *   --t-end T --h H --dt-out DT --rtol R --atol A --max-violation V
+ *   --csv FILE --summary --plot PREFIX --no-timing --bench N
+ *
+ * Options take their value as the next argument or after '=' (--h=1e-3).
+ * Like io, this module writes (help, version, usage errors) to the stream it is
+ * given; the rest of the library never prints.
+ */
+#ifndef MBD_CLI_H
+#define MBD_CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MBD_VERSION "0.1.0"
+
+/* The common options, as bits of mbd_cli_spec.common. --help and --version
+ * are always accepted. */
+enum {
+    MBD_OPT_LIST          = 1u << 0,
+    MBD_OPT_SCENARIO      = 1u << 1,
+    MBD_OPT_METHOD        = 1u << 2,
+    MBD_OPT_INTEGRATOR    = 1u << 3,
+    MBD_OPT_T_END         = 1u << 4,
+    MBD_OPT_H             = 1u << 5,
+    MBD_OPT_DT_OUT        = 1u << 6,
+    MBD_OPT_RTOL          = 1u << 7,
+    MBD_OPT_ATOL          = 1u << 8,
+    MBD_OPT_MAX_VIOLATION = 1u << 9,
+    MBD_OPT_CSV           = 1u << 10,
+    MBD_OPT_SUMMARY       = 1u << 11,
+    MBD_OPT_PLOT          = 1u << 12,
+    MBD_OPT_NO_TIMING     = 1u << 13,
+    MBD_OPT_BENCH         = 1u << 14,
+    /* what every chapter program has */
+    MBD_OPT_OUTPUT        = MBD_OPT_CSV | MBD_OPT_SUMMARY | MBD_OPT_PLOT | MBD_OPT_NO_TIMING
+                            | MBD_OPT_BENCH | MBD_OPT_LIST,
+    /* what every time-history chapter adds */
+    MBD_OPT_TIME          = MBD_OPT_METHOD | MBD_OPT_INTEGRATOR | MBD_OPT_T_END | MBD_OPT_H
+                            | MBD_OPT_DT_OUT | MBD_OPT_RTOL | MBD_OPT_ATOL
+                            | MBD_OPT_MAX_VIOLATION
+};
+
+/* Return codes of mbd_cli_parse() besides GSL_SUCCESS and MBD_EUSAGE. */
+#define MBD_CLI_DONE 1   /* --help, --version or --list was answered: exit 0 */
+
+/* Process exit statuses of the plan. */
+enum { MBD_EXIT_OK = 0, MBD_EXIT_NUMERICAL = 1, MBD_EXIT_USAGE = 2 };
+
+/* A named choice (a method, a scenario, an integrator preset) and its one-line
+ * description for --list and --help. Arrays end with {NULL, NULL}. */
+typedef struct {
+    const char *name;
+    const char *description;
+} mbd_cli_choice;
+
+typedef enum {
+    MBD_ARG_DOUBLE,    /* dest: double*       */
+    MBD_ARG_LONG,      /* dest: long*         */
+    MBD_ARG_STRING,    /* dest: const char**  */
+    MBD_ARG_CHOICE,    /* dest: const char**, value one of `choices` */
+    MBD_ARG_FLAG       /* dest: int*, set to 1 */
+} mbd_arg_type;
+
+/* A chapter's own option. min/max bound numeric values (inclusive unless
+ * the matching *_open flag is set). `given`, when not NULL, is set to 1 when
+ * the option appears. */
+typedef struct {
+    const char *name;              /* without the leading dashes: "mu" */
+    mbd_arg_type type;
+    void *dest;
+    const char *metavar;           /* "MU" in the help text */
+    const char *help;
+    const mbd_cli_choice *choices; /* MBD_ARG_CHOICE */
+    double min, max;
+    int min_open, max_open;
+    int *given;
+} mbd_cli_extra;
+
+/* The values of the common options. A *_given flag is 1 when the option was
+ * on the command line (so presets can tell a default from a choice). */
+typedef struct {
+    const char *scenario, *method, *integrator;
+    double t_end, h, dt_out, rtol, atol, max_violation;
+    int t_end_given, h_given, dt_out_given, rtol_given, atol_given;
+    int max_violation_given, method_given, scenario_given, integrator_given;
+    const char *csv;               /* NULL: no CSV; "-": stdout */
+    const char *plot;              /* NULL: no figures */
+    int summary, no_timing;
+    long bench;                    /* 0: off; else repetitions */
+} mbd_cli_common;
+
+typedef struct {
+    const char *program;           /* "ch01-static-penalty" */
+    const char *purpose;           /* one line for --help */
+    const char *source;            /* the document and section it reproduces */
+    unsigned common;               /* MBD_OPT_* bits this program uses */
+    const mbd_cli_extra *extra;    /* its own options */
+    size_t n_extra;
+    const mbd_cli_choice *methods;     /* NULL-terminated, or NULL */
+    const mbd_cli_choice *scenarios;   /* NULL-terminated, or NULL */
+    const mbd_cli_choice *integrators; /* NULL-terminated, or NULL */
+    const char *csv_columns;       /* what --csv writes, for --help */
+    const char *notes;             /* more help text, or NULL */
+} mbd_cli_spec;
+
+/* Fills `out` with defaults (t_end, h, ... as given by the caller beforehand
+ * are kept: initialize `out` with the program's defaults first) and parses
+ * argv. Prints help/version/list to `out_stream` and usage errors to
+ * `err_stream`. Returns GSL_SUCCESS, MBD_CLI_DONE or MBD_EUSAGE. */
+int mbd_cli_parse(const mbd_cli_spec *spec, int argc, char **argv, mbd_cli_common *out,
+                  FILE *out_stream, FILE *err_stream);
+
+/* Parses a finite double from the whole of `text`; 0 on success. */
+int mbd_cli_parse_double(const char *text, double *value);
+
+/* The default common values: t_end etc. NAN (the program sets its own),
+ * max_violation 1, everything else off. */
+void mbd_cli_defaults(mbd_cli_common *c);
+
+/* Monotonic wall-clock seconds, for timings inside a program. */
+double mbd_cli_seconds(void);
+
+/* Writes seconds as "%.4g s" into buf, or "-" when no_timing is set. */
+const char *mbd_cli_format_seconds(char *buf, size_t size, double seconds, int no_timing);
+
+/* Benchmarks (--bench N). A case is a function that does the work once and
+ * reports its steps and function evaluations (0 where they do not apply).
+ * mbd_cli_bench() times it inside the program: each of `repeats` trials calls
+ * it as many times as fit in about 20 ms, and the best trial's time per call
+ * is reported as one CSV row
+ *   program,case,method,steps,fevals,seconds_per_run,seconds_per_step,repeats
+ * (seconds_per_step is empty when steps is 0). A failing case returns its
+ * status and prints nothing. */
+typedef int (*mbd_bench_fn)(void *ctx, long *steps, long *fevals);
+int mbd_cli_bench(FILE *out, const char *program, const char *case_name, const char *method,
+                  long repeats, mbd_bench_fn fn, void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

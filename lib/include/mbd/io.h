@@ -1,0 +1,109 @@
+/* mbd/io.h -- the output end of the pipeline: CSV, tables, summaries, figures.
+ *
+ * None of these writes a non-finite number as a result: a CSV row or a
+ * summary value that is NaN or infinite is refused with MBD_ENONFINITE and
+ * nothing is written, so a caller can stop cleanly and say why.
+ */
+#ifndef MBD_IO_H
+#define MBD_IO_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "mbd/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* CSV: one header row, then rows of %.17g numbers                            */
+
+typedef struct mbd_csv mbd_csv;
+
+/* Opens path ("-" is stdout) and writes the header. On failure returns NULL
+ * and sets *status (MBD_EIO with errno's text in `fail`, if given). */
+mbd_csv *mbd_csv_open(const char *path, size_t ncols, const char *const *names, int *status,
+                      mbd_failure *fail);
+/* Writes one row of ncols values; MBD_ENONFINITE (nothing written) if any is
+ * NaN or infinite. */
+int mbd_csv_row(mbd_csv *csv, const double *values);
+/* Flushes and closes (stdout is flushed, not closed); MBD_EIO on a write error. */
+int mbd_csv_close(mbd_csv *csv);
+
+/* ------------------------------------------------------------------------ */
+/* Aligned text tables for the stories                                       */
+
+typedef struct mbd_table mbd_table;
+
+/* A table with ncols columns and the given headers. */
+mbd_table *mbd_table_alloc(size_t ncols, const char *const *headers);
+void mbd_table_free(mbd_table *t);
+/* Appends a printf-formatted cell to the current row; a row is complete after
+ * ncols cells. */
+int mbd_table_cell(mbd_table *t, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Appends a number cell: "%.*g"-style with `digits` significant digits, or
+ * "-" for a non-finite value (a table marks what does not exist; it never
+ * shows "nan"). */
+int mbd_table_num(mbd_table *t, double value, int digits);
+/* Prints the table with `indent` leading spaces, columns right-aligned,
+ * a rule under the header. */
+int mbd_table_print(const mbd_table *t, FILE *out, int indent);
+
+/* ------------------------------------------------------------------------ */
+/* key = value summaries                                                     */
+
+int mbd_summary_double(FILE *out, const char *key, double value);   /* %.17g */
+int mbd_summary_long(FILE *out, const char *key, long value);
+int mbd_summary_string(FILE *out, const char *key, const char *value);
+
+/* ------------------------------------------------------------------------ */
+/* Figures through gnuplot (SVG)                                             */
+
+typedef struct {
+    const char *label;       /* legend entry, or NULL */
+    const double *x, *y;     /* n points; non-finite points break the line */
+    size_t n;
+    const char *style;       /* gnuplot style: "lines" (default), "linespoints", "points" */
+    int y2;                  /* 1: plot against the right-hand axis */
+} mbd_series;
+
+typedef struct {
+    const char *title;
+    const char *xlabel, *ylabel, *y2label;
+    int logx, logy, logy2;
+    const mbd_series *series;
+    size_t nseries;
+    const char *extra;       /* more gnuplot commands for this panel, or NULL */
+} mbd_panel;
+
+typedef struct {
+    const char *title;       /* over all panels, or NULL */
+    size_t rows, cols;       /* panel grid; 0 means 1 */
+    double width, height;    /* pixels; 0 picks 720 x 480 per panel row */
+    const mbd_panel *panels; /* rows * cols panels, row by row */
+} mbd_figure;
+
+/* Draws the figure into an SVG file with gnuplot. MBD_EEXTERNAL (with
+ * gnuplot's first error line in `fail`) if gnuplot is missing or fails. */
+int mbd_plot_svg(const char *path, const mbd_figure *fig, mbd_failure *fail);
+
+/* Builds "PREFIX-name.svg" into buf. */
+const char *mbd_plot_path(char *buf, size_t size, const char *prefix, const char *name);
+
+/* ------------------------------------------------------------------------ */
+/* Messages                                                                  */
+
+/* Prints "program: at t = T s: cause (status name)" (or without the time
+ * when it is NaN) to `out`. */
+void mbd_report_failure(FILE *out, const char *program, const mbd_failure *f);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,10 @@
+/* mbd/mbd.h -- everything in libmbd, for programs that want one include. */
+#ifndef MBD_MBD_H
+#define MBD_MBD_H
+
+#include "mbd/error.h"
+#include "mbd/system.h"
+#include "mbd/cli.h"
+#include "mbd/io.h"
+
+#endif

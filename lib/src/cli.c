@@ -1,0 +1,469 @@
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <gsl/gsl_errno.h>
+
+#include "mbd/cli.h"
+#include "mbd/error.h"
+
+/* ------------------------------------------------------------------------ */
+/* The common options                                                        */
+
+typedef enum { C_FLAG, C_DOUBLE, C_POSITIVE, C_LONG_POSITIVE, C_STRING, C_NAME } common_kind;
+
+typedef struct {
+    const char *name;
+    unsigned bit;
+    common_kind kind;
+    const char *metavar;
+    const char *help;
+} common_option;
+
+static const common_option COMMON[] = {
+    {"list", MBD_OPT_LIST, C_FLAG, NULL, "list the scenarios, methods and integrators, then exit"},
+    {"scenario", MBD_OPT_SCENARIO, C_NAME, "NAME", "run one scenario (see --list)"},
+    {"method", MBD_OPT_METHOD, C_NAME, "NAME", "the method to run (see --list)"},
+    {"integrator", MBD_OPT_INTEGRATOR, C_NAME, "NAME", "the time integrator preset (see --list)"},
+    {"t-end", MBD_OPT_T_END, C_POSITIVE, "T", "final time [s]"},
+    {"h", MBD_OPT_H, C_POSITIVE, "H", "integration step, or the initial step of an adaptive method"},
+    {"dt-out", MBD_OPT_DT_OUT, C_POSITIVE, "DT", "output spacing [s]"},
+    {"rtol", MBD_OPT_RTOL, C_POSITIVE, "R", "relative error tolerance of adaptive methods"},
+    {"atol", MBD_OPT_ATOL, C_POSITIVE, "A", "absolute error tolerance of adaptive methods"},
+    {"max-violation", MBD_OPT_MAX_VIOLATION, C_POSITIVE, "V",
+     "stop with status 1 when the constraint violation |C| exceeds V (default 1)"},
+    {"csv", MBD_OPT_CSV, C_STRING, "FILE", "write the results as CSV to FILE ('-' for stdout)"},
+    {"summary", MBD_OPT_SUMMARY, C_FLAG, NULL, "print only 'key = value' lines"},
+    {"plot", MBD_OPT_PLOT, C_STRING, "PREFIX", "write the figures as PREFIX-<figure>.svg (gnuplot)"},
+    {"no-timing", MBD_OPT_NO_TIMING, C_FLAG, NULL, "print timings as '-' so the output is reproducible"},
+    {"bench", MBD_OPT_BENCH, C_LONG_POSITIVE, "N",
+     "time each benchmark case, best of N runs, and print CSV rows"},
+};
+#define N_COMMON (sizeof COMMON / sizeof COMMON[0])
+
+void mbd_cli_defaults(mbd_cli_common *c)
+{
+    memset(c, 0, sizeof *c);
+    c->t_end = NAN;
+    c->h = NAN;
+    c->dt_out = NAN;
+    c->rtol = NAN;
+    c->atol = NAN;
+    c->max_violation = 1.0;
+}
+
+int mbd_cli_parse_double(const char *text, double *value)
+{
+    if (text == NULL || *text == '\0')
+        return -1;
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || !isfinite(v) || errno == ERANGE)
+        return -1;
+    *value = v;
+    return 0;
+}
+
+static int parse_long(const char *text, long *value)
+{
+    if (text == NULL || *text == '\0')
+        return -1;
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || errno == ERANGE)
+        return -1;
+    *value = v;
+    return 0;
+}
+
+double mbd_cli_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+const char *mbd_cli_format_seconds(char *buf, size_t size, double seconds, int no_timing)
+{
+    if (no_timing || !isfinite(seconds))
+        snprintf(buf, size, "-");
+    else
+        snprintf(buf, size, "%.4g s", seconds);
+    return buf;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Help                                                                      */
+
+static void print_choices(FILE *f, const char *title, const mbd_cli_choice *c)
+{
+    if (c == NULL || c->name == NULL)
+        return;
+    fprintf(f, "%s:\n", title);
+    for (; c->name != NULL; c++)
+        fprintf(f, "  %-24s %s\n", c->name, c->description ? c->description : "");
+}
+
+static void print_option(FILE *f, const char *name, const char *metavar, const char *help)
+{
+    char left[64];
+    if (metavar)
+        snprintf(left, sizeof left, "--%s %s", name, metavar);
+    else
+        snprintf(left, sizeof left, "--%s", name);
+    fprintf(f, "  %-24s %s\n", left, help);
+}
+
+static void print_help(const mbd_cli_spec *spec, FILE *f)
+{
+    fprintf(f, "Usage: %s [OPTION]...\n", spec->program);
+    if (spec->purpose)
+        fprintf(f, "%s\n", spec->purpose);
+    if (spec->source)
+        fprintf(f, "Reproduces: %s\n", spec->source);
+    fprintf(f, "\nWith no options, runs the chapter's story step by step.\n\nOptions:\n");
+    print_option(f, "help", NULL, "show this help and exit");
+    print_option(f, "version", NULL, "show the version and exit");
+    for (size_t i = 0; i < N_COMMON; i++)
+        if (spec->common & COMMON[i].bit)
+            print_option(f, COMMON[i].name, COMMON[i].metavar, COMMON[i].help);
+    if (spec->n_extra > 0) {
+        fprintf(f, "\nOptions of this chapter:\n");
+        for (size_t i = 0; i < spec->n_extra; i++)
+            print_option(f, spec->extra[i].name, spec->extra[i].metavar, spec->extra[i].help);
+    }
+    if (spec->csv_columns && (spec->common & MBD_OPT_CSV))
+        fprintf(f, "\nCSV columns: %s\n", spec->csv_columns);
+    fprintf(f, "\n");
+    print_choices(f, "Scenarios", spec->scenarios);
+    print_choices(f, "Methods", spec->methods);
+    print_choices(f, "Integrators", spec->integrators);
+    if (spec->notes)
+        fprintf(f, "\n%s\n", spec->notes);
+    fprintf(f, "\nExit status: 0 success, 1 numerical failure, 2 bad usage or bad input.\n");
+}
+
+static void print_list(const mbd_cli_spec *spec, FILE *f)
+{
+    int any = 0;
+    const mbd_cli_choice *lists[3] = {spec->scenarios, spec->methods, spec->integrators};
+    const char *titles[3] = {"Scenarios", "Methods", "Integrators"};
+    for (int k = 0; k < 3; k++) {
+        if (lists[k] && lists[k]->name) {
+            if (any)
+                fprintf(f, "\n");
+            print_choices(f, titles[k], lists[k]);
+            any = 1;
+        }
+    }
+    if (!any)
+        fprintf(f, "%s has a single story: no scenarios, methods or integrators to choose.\n",
+                spec->program);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Parsing                                                                   */
+
+static int usage_error(const mbd_cli_spec *spec, FILE *err, const char *fmt, const char *a,
+                       const char *b)
+{
+    fprintf(err, "%s: ", spec->program);
+    fprintf(err, fmt, a, b);
+    fprintf(err, "\nTry '%s --help' for more information.\n", spec->program);
+    return MBD_EUSAGE;
+}
+
+static const mbd_cli_choice *find_choice(const mbd_cli_choice *c, const char *name)
+{
+    for (; c != NULL && c->name != NULL; c++)
+        if (strcmp(c->name, name) == 0)
+            return c;
+    return NULL;
+}
+
+static void choice_names(const mbd_cli_choice *c, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    size_t used = 0;
+    for (; c != NULL && c->name != NULL; c++) {
+        int k = snprintf(buf + used, size - used, "%s%s", used ? ", " : "", c->name);
+        if (k < 0 || (size_t)k >= size - used)
+            break;
+        used += (size_t)k;
+    }
+}
+
+static int check_choice(const mbd_cli_spec *spec, FILE *err, const char *opt,
+                        const mbd_cli_choice *list, const char *value)
+{
+    if (list == NULL || list->name == NULL)
+        return GSL_SUCCESS;
+    if (find_choice(list, value))
+        return GSL_SUCCESS;
+    char names[512];
+    choice_names(list, names, sizeof names);
+    char what[600];
+    snprintf(what, sizeof what, "one of: %s", names);
+    fprintf(err, "%s: option --%s: unknown value '%s'; expected %s\n", spec->program, opt, value,
+            what);
+    fprintf(err, "Try '%s --list'.\n", spec->program);
+    return MBD_EUSAGE;
+}
+
+static void describe_range(char *buf, size_t size, const mbd_cli_extra *x)
+{
+    int lo = isfinite(x->min), hi = isfinite(x->max);
+    if (lo && hi)
+        snprintf(buf, size, "a number in %s%g, %g%s", x->min_open ? "(" : "[", x->min, x->max,
+                 x->max_open ? ")" : "]");
+    else if (lo)
+        snprintf(buf, size, "a number %s %g", x->min_open ? ">" : ">=", x->min);
+    else if (hi)
+        snprintf(buf, size, "a number %s %g", x->max_open ? "<" : "<=", x->max);
+    else
+        snprintf(buf, size, "a finite number");
+}
+
+static int in_range(const mbd_cli_extra *x, double v)
+{
+    if (isfinite(x->min) && (x->min_open ? !(v > x->min) : !(v >= x->min)))
+        return 0;
+    if (isfinite(x->max) && (x->max_open ? !(v < x->max) : !(v <= x->max)))
+        return 0;
+    return 1;
+}
+
+static int set_common(const mbd_cli_spec *spec, FILE *err, const common_option *o,
+                      const char *value, mbd_cli_common *out)
+{
+    double v = 0.0;
+    long lv = 0;
+    if (o->kind == C_POSITIVE) {
+        if (mbd_cli_parse_double(value, &v) != 0)
+            return usage_error(spec, err, "option --%s: expected a finite number, got '%s'",
+                               o->name, value);
+        if (!(v > 0))
+            return usage_error(spec, err, "option --%s: expected a positive number, got '%s'",
+                               o->name, value);
+    } else if (o->kind == C_LONG_POSITIVE) {
+        if (parse_long(value, &lv) != 0 || lv < 1)
+            return usage_error(spec, err, "option --%s: expected a positive whole number, got '%s'",
+                               o->name, value);
+    } else if ((o->kind == C_STRING || o->kind == C_NAME) && *value == '\0') {
+        return usage_error(spec, err, "option --%s: expected a value, got an empty string%s",
+                           o->name, "");
+    }
+
+    switch (o->bit) {
+    case MBD_OPT_SCENARIO:
+        out->scenario = value;
+        out->scenario_given = 1;
+        return check_choice(spec, err, o->name, spec->scenarios, value);
+    case MBD_OPT_METHOD:
+        out->method = value;
+        out->method_given = 1;
+        return check_choice(spec, err, o->name, spec->methods, value);
+    case MBD_OPT_INTEGRATOR:
+        out->integrator = value;
+        out->integrator_given = 1;
+        return check_choice(spec, err, o->name, spec->integrators, value);
+    case MBD_OPT_T_END: out->t_end = v; out->t_end_given = 1; break;
+    case MBD_OPT_H: out->h = v; out->h_given = 1; break;
+    case MBD_OPT_DT_OUT: out->dt_out = v; out->dt_out_given = 1; break;
+    case MBD_OPT_RTOL: out->rtol = v; out->rtol_given = 1; break;
+    case MBD_OPT_ATOL: out->atol = v; out->atol_given = 1; break;
+    case MBD_OPT_MAX_VIOLATION: out->max_violation = v; out->max_violation_given = 1; break;
+    case MBD_OPT_CSV: out->csv = value; break;
+    case MBD_OPT_PLOT: out->plot = value; break;
+    case MBD_OPT_BENCH: out->bench = lv; break;
+    default: break;
+    }
+    return GSL_SUCCESS;
+}
+
+static int set_extra(const mbd_cli_spec *spec, FILE *err, const mbd_cli_extra *x,
+                     const char *value)
+{
+    double v;
+    long lv;
+    char what[128];
+    switch (x->type) {
+    case MBD_ARG_DOUBLE:
+        describe_range(what, sizeof what, x);
+        if (mbd_cli_parse_double(value, &v) != 0 || !in_range(x, v)) {
+            fprintf(err, "%s: option --%s: expected %s, got '%s'\n", spec->program, x->name, what,
+                    value);
+            fprintf(err, "Try '%s --help' for more information.\n", spec->program);
+            return MBD_EUSAGE;
+        }
+        *(double *)x->dest = v;
+        break;
+    case MBD_ARG_LONG:
+        describe_range(what, sizeof what, x);
+        if (parse_long(value, &lv) != 0 || !in_range(x, (double)lv)) {
+            fprintf(err, "%s: option --%s: expected a whole number (%s), got '%s'\n",
+                    spec->program, x->name, what, value);
+            fprintf(err, "Try '%s --help' for more information.\n", spec->program);
+            return MBD_EUSAGE;
+        }
+        *(long *)x->dest = lv;
+        break;
+    case MBD_ARG_STRING:
+        if (*value == '\0')
+            return usage_error(spec, err, "option --%s: expected a value, got an empty string%s",
+                               x->name, "");
+        *(const char **)x->dest = value;
+        break;
+    case MBD_ARG_CHOICE:
+        if (check_choice(spec, err, x->name, x->choices, value) != GSL_SUCCESS)
+            return MBD_EUSAGE;
+        *(const char **)x->dest = value;
+        break;
+    case MBD_ARG_FLAG:
+        *(int *)x->dest = 1;
+        break;
+    }
+    if (x->given)
+        *x->given = 1;
+    return GSL_SUCCESS;
+}
+
+int mbd_cli_parse(const mbd_cli_spec *spec, int argc, char **argv, mbd_cli_common *out,
+                  FILE *out_stream, FILE *err_stream)
+{
+    int want_help = 0, want_version = 0, want_list = 0;
+
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0')
+            return usage_error(spec, err_stream, "unexpected argument '%s'%s (options start with --)",
+                               arg, "");
+        char name[64];
+        const char *eq = strchr(arg + 2, '=');
+        size_t len = eq ? (size_t)(eq - (arg + 2)) : strlen(arg + 2);
+        if (len >= sizeof name)
+            return usage_error(spec, err_stream, "unknown option '%s'%s", arg, "");
+        memcpy(name, arg + 2, len);
+        name[len] = '\0';
+
+        if (strcmp(name, "help") == 0 || strcmp(name, "version") == 0) {
+            if (eq)
+                return usage_error(spec, err_stream, "option --%s takes no value%s", name, "");
+            if (name[0] == 'h')
+                want_help = 1;
+            else
+                want_version = 1;
+            continue;
+        }
+
+        /* a chapter's own option, then a common one */
+        const mbd_cli_extra *x = NULL;
+        for (size_t k = 0; k < spec->n_extra; k++)
+            if (strcmp(spec->extra[k].name, name) == 0)
+                x = &spec->extra[k];
+        const common_option *o = NULL;
+        if (x == NULL) {
+            for (size_t k = 0; k < N_COMMON; k++)
+                if (strcmp(COMMON[k].name, name) == 0)
+                    o = &COMMON[k];
+            if (o == NULL)
+                return usage_error(spec, err_stream, "unknown option '--%s'%s", name, "");
+            if (!(spec->common & o->bit))
+                return usage_error(spec, err_stream,
+                                   "option --%s is not used by %s (see --help for its options)",
+                                   name, spec->program);
+        }
+
+        int is_flag = x ? x->type == MBD_ARG_FLAG : o->kind == C_FLAG;
+        const char *value = NULL;
+        if (is_flag) {
+            if (eq)
+                return usage_error(spec, err_stream, "option --%s takes no value%s", name, "");
+        } else if (eq) {
+            value = eq + 1;
+        } else if (i + 1 < argc) {
+            value = argv[++i];
+        } else {
+            const char *metavar = x ? x->metavar : o->metavar;
+            return usage_error(spec, err_stream, "option --%s needs a value (%s)", name,
+                               metavar ? metavar : "VALUE");
+        }
+
+        int st;
+        if (x) {
+            st = set_extra(spec, err_stream, x, value ? value : "");
+        } else if (o->bit == MBD_OPT_LIST) {
+            want_list = 1;
+            st = GSL_SUCCESS;
+        } else if (o->bit == MBD_OPT_SUMMARY) {
+            out->summary = 1;
+            st = GSL_SUCCESS;
+        } else if (o->bit == MBD_OPT_NO_TIMING) {
+            out->no_timing = 1;
+            st = GSL_SUCCESS;
+        } else {
+            st = set_common(spec, err_stream, o, value, out);
+        }
+        if (st != GSL_SUCCESS)
+            return MBD_EUSAGE;
+    }
+
+    if (want_help) {
+        print_help(spec, out_stream);
+        return MBD_CLI_DONE;
+    }
+    if (want_version) {
+        fprintf(out_stream, "%s (mbd) %s\n", spec->program, MBD_VERSION);
+        return MBD_CLI_DONE;
+    }
+    if (want_list) {
+        print_list(spec, out_stream);
+        return MBD_CLI_DONE;
+    }
+    if (out->summary && out->csv && strcmp(out->csv, "-") == 0)
+        return usage_error(spec, err_stream,
+                           "--summary and --csv - both write to standard output; give --csv a file%s%s",
+                           "", "");
+    if (out->bench && (out->summary || out->csv))
+        return usage_error(spec, err_stream, "--bench prints its own CSV rows; drop --summary and --csv%s%s",
+                           "", "");
+    return GSL_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Benchmarks                                                                */
+
+int mbd_cli_bench(FILE *out, const char *program, const char *case_name, const char *method,
+                  long repeats, mbd_bench_fn fn, void *ctx)
+{
+    long steps = 0, fevals = 0;
+    double t0 = mbd_cli_seconds();
+    int st = fn(ctx, &steps, &fevals);      /* also warms the caches */
+    double once = mbd_cli_seconds() - t0;
+    if (st != GSL_SUCCESS)
+        return st;
+    long calls = once > 0.02 ? 1 : (long)(0.02 / fmax(once, 1e-7)) + 1;
+    double best = HUGE_VAL;
+    for (long r = 0; r < (repeats > 0 ? repeats : 1); r++) {
+        long s2, f2;
+        t0 = mbd_cli_seconds();
+        for (long k = 0; k < calls; k++) {
+            st = fn(ctx, &s2, &f2);
+            if (st != GSL_SUCCESS)
+                return st;
+        }
+        double per = (mbd_cli_seconds() - t0) / (double)calls;
+        if (per < best)
+            best = per;
+    }
+    fprintf(out, "%s,%s,%s,%ld,%ld,%.6g,", program, case_name, method ? method : "", steps,
+            fevals, best);
+    if (steps > 0)
+        fprintf(out, "%.6g", best / (double)steps);
+    fprintf(out, ",%ld\n", repeats);
+    return GSL_SUCCESS;
+}

@@ -1,0 +1,358 @@
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <gsl/gsl_errno.h>
+
+#include "mbd/io.h"
+
+/* ------------------------------------------------------------------------ */
+/* CSV                                                                       */
+
+struct mbd_csv {
+    FILE *f;
+    size_t ncols;
+    int is_stdout;
+};
+
+mbd_csv *mbd_csv_open(const char *path, size_t ncols, const char *const *names, int *status,
+                      mbd_failure *fail)
+{
+    mbd_csv *c = calloc(1, sizeof *c);
+    if (c == NULL) {
+        *status = GSL_ENOMEM;
+        return NULL;
+    }
+    c->ncols = ncols;
+    if (strcmp(path, "-") == 0) {
+        c->f = stdout;
+        c->is_stdout = 1;
+    } else {
+        c->f = fopen(path, "w");
+        if (c->f == NULL) {
+            if (fail)
+                mbd_failure_set(fail, MBD_EIO, NAN, "cannot write CSV file '%s': %s", path,
+                                strerror(errno));
+            free(c);
+            *status = MBD_EIO;
+            return NULL;
+        }
+    }
+    for (size_t j = 0; j < ncols; j++)
+        fprintf(c->f, "%s%s", j ? "," : "", names[j]);
+    fputc('\n', c->f);
+    *status = GSL_SUCCESS;
+    return c;
+}
+
+int mbd_csv_row(mbd_csv *c, const double *v)
+{
+    for (size_t j = 0; j < c->ncols; j++)
+        if (!isfinite(v[j]))
+            return MBD_ENONFINITE;
+    for (size_t j = 0; j < c->ncols; j++)
+        fprintf(c->f, j ? ",%.17g" : "%.17g", v[j]);
+    fputc('\n', c->f);
+    return GSL_SUCCESS;
+}
+
+int mbd_csv_close(mbd_csv *c)
+{
+    if (c == NULL)
+        return GSL_SUCCESS;
+    int bad = ferror(c->f);
+    if (c->is_stdout)
+        bad |= fflush(c->f) != 0;
+    else
+        bad |= fclose(c->f) != 0;
+    free(c);
+    return bad ? MBD_EIO : GSL_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Tables                                                                    */
+
+struct mbd_table {
+    size_t ncols, ncells, cap;
+    char **cells;            /* headers first, then the rows */
+};
+
+mbd_table *mbd_table_alloc(size_t ncols, const char *const *headers)
+{
+    mbd_table *t = calloc(1, sizeof *t);
+    if (t == NULL)
+        return NULL;
+    t->ncols = ncols;
+    for (size_t j = 0; j < ncols; j++)
+        if (mbd_table_cell(t, "%s", headers[j]) != GSL_SUCCESS) {
+            mbd_table_free(t);
+            return NULL;
+        }
+    return t;
+}
+
+void mbd_table_free(mbd_table *t)
+{
+    if (t == NULL)
+        return;
+    for (size_t i = 0; i < t->ncells; i++)
+        free(t->cells[i]);
+    free(t->cells);
+    free(t);
+}
+
+int mbd_table_cell(mbd_table *t, const char *fmt, ...)
+{
+    char buf[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (t->ncells == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 64;
+        char **cells = realloc(t->cells, cap * sizeof *cells);
+        if (cells == NULL)
+            return GSL_ENOMEM;
+        t->cells = cells;
+        t->cap = cap;
+    }
+    char *s = malloc(strlen(buf) + 1);
+    if (s == NULL)
+        return GSL_ENOMEM;
+    strcpy(s, buf);
+    t->cells[t->ncells++] = s;
+    return GSL_SUCCESS;
+}
+
+int mbd_table_num(mbd_table *t, double value, int digits)
+{
+    if (!isfinite(value))
+        return mbd_table_cell(t, "-");
+    return mbd_table_cell(t, "%.*g", digits, value);
+}
+
+int mbd_table_print(const mbd_table *t, FILE *out, int indent)
+{
+    size_t width[64] = {0};
+    size_t nc = t->ncols < 64 ? t->ncols : 64;
+    for (size_t i = 0; i < t->ncells; i++) {
+        size_t j = i % t->ncols;
+        if (j < nc && strlen(t->cells[i]) > width[j])
+            width[j] = strlen(t->cells[i]);
+    }
+    size_t total = 0;
+    for (size_t j = 0; j < nc; j++)
+        total += width[j] + (j ? 2 : 0);
+    for (size_t i = 0; i < t->ncells; i++) {
+        size_t j = i % t->ncols;
+        if (j == 0)
+            fprintf(out, "%*s", indent, "");
+        if (j < nc)
+            fprintf(out, "%s%*s", j ? "  " : "", (int)width[j], t->cells[i]);
+        if (j == t->ncols - 1 || i == t->ncells - 1) {
+            fputc('\n', out);
+            if (i == t->ncols - 1) {
+                fprintf(out, "%*s", indent, "");
+                for (size_t k = 0; k < total; k++)
+                    fputc('-', out);
+                fputc('\n', out);
+            }
+        }
+    }
+    return ferror(out) ? MBD_EIO : GSL_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Summaries                                                                 */
+
+int mbd_summary_double(FILE *out, const char *key, double value)
+{
+    if (!isfinite(value))
+        return MBD_ENONFINITE;
+    fprintf(out, "%s = %.17g\n", key, value);
+    return GSL_SUCCESS;
+}
+
+int mbd_summary_long(FILE *out, const char *key, long value)
+{
+    fprintf(out, "%s = %ld\n", key, value);
+    return GSL_SUCCESS;
+}
+
+int mbd_summary_string(FILE *out, const char *key, const char *value)
+{
+    fprintf(out, "%s = %s\n", key, value);
+    return GSL_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Figures                                                                   */
+
+const char *mbd_plot_path(char *buf, size_t size, const char *prefix, const char *name)
+{
+    snprintf(buf, size, "%s-%s.svg", prefix, name);
+    return buf;
+}
+
+/* gnuplot string literal: single quotes, with ' doubled */
+static void gp_string(FILE *g, const char *s)
+{
+    fputc('\'', g);
+    for (; s && *s; s++) {
+        if (*s == '\'')
+            fputc('\'', g);
+        fputc(*s, g);
+    }
+    fputc('\'', g);
+}
+
+static void write_panel(FILE *g, const mbd_panel *p, size_t panel_index)
+{
+    fprintf(g, "reset\nset grid\nset key top right\nset tics out\n");
+    fprintf(g, "set format y '%%g'\nset format x '%%g'\n");
+    if (p->title) {
+        fprintf(g, "set title ");
+        gp_string(g, p->title);
+        fputc('\n', g);
+    }
+    if (p->xlabel) {
+        fprintf(g, "set xlabel ");
+        gp_string(g, p->xlabel);
+        fputc('\n', g);
+    }
+    if (p->ylabel) {
+        fprintf(g, "set ylabel ");
+        gp_string(g, p->ylabel);
+        fputc('\n', g);
+    }
+    if (p->logx)
+        fprintf(g, "set logscale x\nset format x '10^{%%L}'\n");
+    if (p->logy)
+        fprintf(g, "set logscale y\nset format y '10^{%%L}'\n");
+    int any_y2 = 0;
+    for (size_t k = 0; k < p->nseries; k++)
+        any_y2 |= p->series[k].y2;
+    if (any_y2) {
+        fprintf(g, "set ytics nomirror\nset y2tics\n");
+        if (p->y2label) {
+            fprintf(g, "set y2label ");
+            gp_string(g, p->y2label);
+            fputc('\n', g);
+        }
+        if (p->logy2)
+            fprintf(g, "set logscale y2\nset format y2 '10^{%%L}'\n");
+    }
+    if (p->extra)
+        fprintf(g, "%s\n", p->extra);
+
+    /* the data, as inline data blocks */
+    for (size_t k = 0; k < p->nseries; k++) {
+        const mbd_series *s = &p->series[k];
+        fprintf(g, "$d%zu_%zu << EOD\n", panel_index, k);
+        for (size_t i = 0; i < s->n; i++) {
+            double x = s->x[i], y = s->y[i];
+            if (isfinite(x) && isfinite(y))
+                fprintf(g, "%.10g %.10g\n", x, y);
+            else
+                fprintf(g, "\n");   /* a blank line breaks the curve */
+        }
+        fprintf(g, "EOD\n");
+    }
+    fprintf(g, "plot ");
+    for (size_t k = 0; k < p->nseries; k++) {
+        const mbd_series *s = &p->series[k];
+        fprintf(g, "%s$d%zu_%zu using 1:2 %swith %s lw 2 ", k ? ", " : "", panel_index, k,
+                s->y2 ? "axes x1y2 " : "", s->style ? s->style : "lines");
+        if (s->label) {
+            fprintf(g, "title ");
+            gp_string(g, s->label);
+        } else {
+            fprintf(g, "notitle");
+        }
+    }
+    fprintf(g, "\n");
+}
+
+int mbd_plot_svg(const char *path, const mbd_figure *fig, mbd_failure *fail)
+{
+    size_t rows = fig->rows ? fig->rows : 1, cols = fig->cols ? fig->cols : 1;
+    double w = fig->width > 0 ? fig->width : 720.0 * (cols > 1 ? 0.75 * (double)cols : 1.0);
+    double h = fig->height > 0 ? fig->height : 480.0 * (rows > 1 ? 0.75 * (double)rows : 1.0);
+
+    char errpath[] = "/tmp/mbd-gnuplot-XXXXXX";
+    int fd = mkstemp(errpath);
+    if (fd < 0)
+        return mbd_failure_set(fail, MBD_EIO, NAN, "cannot create a temporary file: %s",
+                               strerror(errno));
+    close(fd);
+
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "gnuplot 2>'%s'", errpath);
+    FILE *g = popen(cmd, "w");
+    if (g == NULL) {
+        remove(errpath);
+        return mbd_failure_set(fail, MBD_EEXTERNAL, NAN, "cannot run gnuplot: %s",
+                               strerror(errno));
+    }
+    fprintf(g, "set terminal svg size %.0f,%.0f dynamic enhanced font 'Helvetica,13' "
+               "background rgb 'white'\n", w, h);
+    fprintf(g, "set output ");
+    gp_string(g, path);
+    fputc('\n', g);
+    fprintf(g, "set encoding utf8\n");
+    if (rows * cols > 1 || fig->title) {
+        fprintf(g, "set multiplot layout %zu,%zu", rows, cols);
+        if (fig->title) {
+            fprintf(g, " title ");
+            gp_string(g, fig->title);
+        }
+        fputc('\n', g);
+    }
+    for (size_t k = 0; k < rows * cols; k++)
+        write_panel(g, &fig->panels[k], k);
+    if (rows * cols > 1 || fig->title)
+        fprintf(g, "unset multiplot\n");
+    fprintf(g, "set output\n");
+    int rc = pclose(g);
+
+    /* gnuplot reports errors on stderr; warnings (e.g. a log axis with no
+     * positive data) do not make it fail, errors do. */
+    char first[200] = "";
+    FILE *e = fopen(errpath, "r");
+    if (e != NULL) {
+        char line[200];
+        while (fgets(line, sizeof line, e)) {
+            if (strstr(line, "rror") != NULL || strstr(line, "not found") != NULL) {
+                snprintf(first, sizeof first, "%s", line);
+                break;
+            }
+        }
+        fclose(e);
+    }
+    remove(errpath);
+    size_t len = strlen(first);
+    while (len > 0 && (first[len - 1] == '\n' || first[len - 1] == '\r'))
+        first[--len] = '\0';
+    if (rc != 0 || first[0] != '\0') {
+        if (rc == 127 * 256 || (rc != 0 && first[0] == '\0'))
+            return mbd_failure_set(fail, MBD_EEXTERNAL, NAN,
+                                   "gnuplot failed to draw '%s' (is gnuplot installed?)", path);
+        return mbd_failure_set(fail, MBD_EEXTERNAL, NAN, "gnuplot failed to draw '%s': %s", path,
+                               first);
+    }
+    return GSL_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------ */
+
+void mbd_report_failure(FILE *out, const char *program, const mbd_failure *f)
+{
+    if (isfinite(f->time))
+        fprintf(out, "%s: at t = %.6g s: %s (%s)\n", program, f->time, f->cause,
+                mbd_strerror(f->status));
+    else
+        fprintf(out, "%s: %s (%s)\n", program, f->cause, mbd_strerror(f->status));
+}

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# mk/deps.sh -- find mbd's dependencies, and install the missing Debian packages.
+#
+#   mk/deps.sh check   NEED   report what is missing; exit 2 with the install command
+#   mk/deps.sh install NEED   as check, but where apt-get exists and we are root,
+#                             install the missing packages first (and say so)
+#
+# NEED is what the caller is about to do:
+#   build  a C compiler, make, pkg-config, GSL, libyaml
+#   run    build, plus gnuplot (the stories can draw figures)
+#   docs   build, plus pandoc and gnuplot
+#   test   all of the above, plus CUnit
+set -u
+
+mode=${1:-check}
+need=${2:-build}
+
+missing_pkgs=()
+missing_what=()
+
+want() {  # want PACKAGE DESCRIPTION TEST...
+    local pkg=$1 what=$2
+    shift 2
+    if ! "$@" >/dev/null 2>&1; then
+        missing_pkgs+=("$pkg")
+        missing_what+=("$what")
+    fi
+}
+
+have_pc() { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists "$1"; }
+
+probe() {
+    missing_pkgs=()
+    missing_what=()
+    want gcc "a C compiler (cc)" command -v cc
+    want libc6-dev "the C library headers" test -e /usr/include/stdio.h
+    want make "make" command -v make
+    want pkg-config "pkg-config" command -v pkg-config
+    want libgsl-dev "GSL (pkg-config gsl)" have_pc gsl
+    want libyaml-dev "libyaml (pkg-config yaml-0.1)" have_pc yaml-0.1
+    case $need in
+    run)
+        want gnuplot-nox "gnuplot" command -v gnuplot ;;
+    docs)
+        want gnuplot-nox "gnuplot" command -v gnuplot
+        want pandoc "pandoc" command -v pandoc ;;
+    test)
+        want gnuplot-nox "gnuplot" command -v gnuplot
+        want pandoc "pandoc" command -v pandoc
+        want libcunit1-dev "CUnit (pkg-config cunit)" have_pc cunit
+        want zip "zip" command -v zip
+        want unzip "unzip" command -v unzip ;;
+    esac
+}
+
+probe
+[ ${#missing_pkgs[@]} -eq 0 ] && exit 0
+
+if [ "$mode" = install ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "mbd: installing missing Debian packages: ${missing_pkgs[*]}"
+    echo "     (for: $(IFS=,; echo "${missing_what[*]}" | sed 's/,/, /g'))"
+    export DEBIAN_FRONTEND=noninteractive
+    if ! apt-get install -y -q --no-install-recommends "${missing_pkgs[@]}" >/tmp/mbd-apt.log 2>&1; then
+        apt-get update -q >>/tmp/mbd-apt.log 2>&1
+        if ! apt-get install -y -q --no-install-recommends "${missing_pkgs[@]}" >>/tmp/mbd-apt.log 2>&1; then
+            echo "mbd: apt-get failed; its log is /tmp/mbd-apt.log:" >&2
+            tail -n 5 /tmp/mbd-apt.log >&2
+            exit 2
+        fi
+    fi
+    probe
+    if [ ${#missing_pkgs[@]} -eq 0 ]; then
+        echo "mbd: dependencies installed."
+        exit 0
+    fi
+fi
+
+echo "mbd: missing: $(IFS=,; echo "${missing_what[*]}" | sed 's/,/, /g')" >&2
+if command -v apt-get >/dev/null 2>&1; then
+    echo "Install them with:" >&2
+    echo "    sudo apt-get install ${missing_pkgs[*]}" >&2
+else
+    echo "Install them with your system's package manager (Debian names: ${missing_pkgs[*]})," >&2
+    echo "so that pkg-config finds gsl, yaml-0.1 and cunit." >&2
+fi
+exit 2
