@@ -408,13 +408,20 @@ static int write_figures(const char *prefix, const problem *p, mbd_failure *fail
         {"1/C trend", k, slope, N_SWEEP, "lines dt 2", 0},
         {"rounding scale eps cond_2(K_c)", k, eps_cond, N_SWEEP, "lines dt 3", 0},
     };
+    /* a vertical line at the document's choice, C = max|K| x 10^4 */
+    char extra[256];
+    snprintf(extra, sizeof extra,
+             "set key bottom left\nset yrange [1e-17:1]\n"
+             "set arrow from %g, graph 0 to %g, graph 1 nohead dt 4 lc rgb 'gray40'\n"
+             "set label \"document's C\" at %g, graph 0.95 offset 0.5,0 tc rgb 'gray40'",
+             p->C, p->C, p->C);
     const mbd_panel panel = {
         .title = "Static penalty: error against the penalty factor (document 000, Fig. 1 bar)",
         .xlabel = "penalty factor C  [N/mm]",
         .ylabel = "relative error",
         .logx = 1, .logy = 1,
         .series = s, .nseries = 3,
-        .extra = "set key bottom left\nset yrange [1e-17:1]",
+        .extra = extra,
     };
     const mbd_figure fig = {.panels = &panel};
     char path[1024];
@@ -529,6 +536,12 @@ int main(int argc, char **argv)
         goto done;
     }
 
+    /* figures first: a bad --plot path must not leave a story half printed */
+    if (opt.plot) {
+        st = write_figures(opt.plot, &p, &fail);
+        if (st != GSL_SUCCESS)
+            goto failed;
+    }
     if (opt.csv) {
         st = write_csv(opt.csv, &p, &fail);
         if (st != GSL_SUCCESS)
@@ -551,16 +564,12 @@ int main(int argc, char **argv)
             goto failed;
         }
     }
-    if (opt.plot) {
-        st = write_figures(opt.plot, &p, &fail);
-        if (st != GSL_SUCCESS)
-            goto failed;
-    }
     goto done;
 
 failed:
     mbd_report_failure(stderr, PROGRAM, &fail);
-    exit_code = fail.status == MBD_EIO ? MBD_EXIT_USAGE : MBD_EXIT_NUMERICAL;
+    exit_code = (fail.status == MBD_EIO || fail.status == MBD_EEXTERNAL) ? MBD_EXIT_USAGE
+                                                                          : MBD_EXIT_NUMERICAL;
 done:
     problem_free(&p);
     return exit_code;

@@ -282,6 +282,14 @@ int mbd_plot_svg(const char *path, const mbd_figure *fig, mbd_failure *fail)
     double w = fig->width > 0 ? fig->width : 720.0 * (cols > 1 ? 0.75 * (double)cols : 1.0);
     double h = fig->height > 0 ? fig->height : 480.0 * (rows > 1 ? 0.75 * (double)rows : 1.0);
 
+    /* say plainly when the file cannot be written, before gnuplot would fall
+     * back to writing the SVG on standard output */
+    FILE *probe = fopen(path, "w");
+    if (probe == NULL)
+        return mbd_failure_set(fail, MBD_EEXTERNAL, NAN, "cannot write figure '%s': %s", path,
+                               strerror(errno));
+    fclose(probe);
+
     char errpath[] = "/tmp/mbd-gnuplot-XXXXXX";
     int fd = mkstemp(errpath);
     if (fd < 0)
@@ -290,7 +298,7 @@ int mbd_plot_svg(const char *path, const mbd_figure *fig, mbd_failure *fail)
     close(fd);
 
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "gnuplot 2>'%s'", errpath);
+    snprintf(cmd, sizeof cmd, "gnuplot >/dev/null 2>'%s'", errpath);
     FILE *g = popen(cmd, "w");
     if (g == NULL) {
         remove(errpath);

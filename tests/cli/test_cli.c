@@ -1,0 +1,77 @@
+/* Every chapter program, run as a user would: bad usage gets a clear message
+ * naming the option and exit status 2; --help, --version, --list exit 0. */
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+
+/* the chapter programs to test (each added as its chapter lands) */
+static const char *const PROGRAMS[] = {"ch01-static-penalty", NULL};
+
+static void expect(const char *prog, const char *args, int status, const char *stream,
+                   const char *needle)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s %s", mbd_program(prog), args);
+    mbd_run_result r;
+    mbd_run(cmd, &r);
+    CHECK_MSG(r.status == status, "%s %s: exit status %d, expected %d (stderr: %s)", prog, args,
+              r.status, status, r.err);
+    const char *text = strcmp(stream, "out") == 0 ? r.out : r.err;
+    if (needle)
+        CHECK_MSG(strstr(text, needle) != NULL, "%s %s: std%s should contain '%s', got: %s", prog,
+                  args, stream, needle, text);
+    if (status == 2)
+        CHECK_MSG(r.out[0] == '\0', "%s %s: bad usage must print nothing on stdout, got: %.200s",
+                  prog, args, r.out);
+    mbd_run_free(&r);
+}
+
+static void help_version_list(void)
+{
+    for (const char *const *p = PROGRAMS; *p; p++) {
+        expect(*p, "--help", 0, "out", "Usage:");
+        expect(*p, "--help", 0, "out", "Exit status");
+        expect(*p, "--version", 0, "out", "(mbd) ");
+        expect(*p, "--list", 0, "out", NULL);
+    }
+}
+
+static void bad_usage_exits_2(void)
+{
+    for (const char *const *p = PROGRAMS; *p; p++) {
+        expect(*p, "--no-such-option", 2, "err", "unknown option '--no-such-option'");
+        expect(*p, "--csv", 2, "err", "option --csv needs a value");
+        expect(*p, "--bench x", 2, "err", "option --bench: expected a positive whole number, got 'x'");
+        expect(*p, "--summary --csv -", 2, "err", "both write to standard output");
+        expect(*p, "extra", 2, "err", "unexpected argument 'extra'");
+        expect(*p, "--plot ''", 2, "err", "expected a value");
+    }
+}
+
+/* chapter 01's own options, and the common ones it does not use */
+static void ch01_options(void)
+{
+    const char *p = "ch01-static-penalty";
+    expect(p, "--beta0 abc", 2, "err", "option --beta0: expected a number in [-100, 100], got 'abc'");
+    expect(p, "--beta0 nan", 2, "err", "got 'nan'");
+    expect(p, "--beta0 1e400", 2, "err", "got '1e400'");
+    expect(p, "--beta0", 2, "err", "option --beta0 needs a value (MM)");
+    expect(p, "--h 0.1", 2, "err", "option --h is not used by ch01-static-penalty");
+    expect(p, "--method penalty", 2, "err", "option --method is not used");
+    expect(p, "--literal=1", 2, "err", "option --literal takes no value");
+    expect(p, "--csv /nonexistent-dir/x.csv", 2, "err", "cannot write CSV file '/nonexistent-dir/x.csv'");
+    expect(p, "--summary --literal --beta0 0.5", 0, "out", "literal = 1");
+}
+
+static CU_TestInfo tests[] = {
+    {"help_version_list", help_version_list},
+    {"bad_usage_exits_2", bad_usage_exits_2},
+    {"ch01_options", ch01_options},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo mbd_test_suites[] = {
+    {"cli", NULL, NULL, NULL, NULL, tests},
+    CU_SUITE_INFO_NULL,
+};
