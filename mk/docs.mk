@@ -1,0 +1,130 @@
+# mk/docs.mk -- the book (included by the Makefile).
+#
+#   make docs          check/install pandoc and gnuplot, then `make book`
+#   make book          $(BUILD)/docs/index.html and one page per chapter,
+#                      $(BUILD)/docs/NN-slug.html from chapters/NN-slug/chapter.md
+#   make check-book    build the book, then test it (tests/book/run.sh)
+#
+# For each chapter the program runs its story once,
+#   $(BUILD)/bin/chNN-slug --plot $(BUILD)/docs/fig/chNN --no-timing > $(BUILD)/docs/out/chNN.txt
+# which also draws the figures $(BUILD)/docs/fig/chNN-<figure>.svg.  The page
+# quotes that output (```{.output}``` blocks), shows the figures, and pulls
+# code from the chapter's sources by marker (docs/filters/include-code.lua).
+# A page is rebuilt when its chapter.md, the chapter's sources or program, or
+# any part of the book's frame changes.
+
+DOCS := $(BUILD)/docs
+
+# the chapters that have a text; the others are listed on the index page as
+# "not written yet" (and tests/book fails on them)
+BOOK_CHAPTERS := $(foreach c,$(CHAPTERS),$(if $(wildcard chapters/$(c)/chapter.md),$(c)))
+BOOK_UNWRITTEN := $(filter-out $(BOOK_CHAPTERS),$(CHAPTERS))
+BOOK_PAGES := $(BOOK_CHAPTERS:%=$(DOCS)/%.html)
+
+# the book's frame: every page depends on it
+BOOK_FRAME := docs/template.html docs/style.css docs/references.bib \
+    docs/filters/include-code.lua docs/book.sh mk/docs.mk
+
+PANDOC ?= pandoc
+# The filter runs before citeproc, so included text could cite too.
+# --fail-if-warnings: an unknown citation key or TeX that cannot be converted
+# to MathML fails the build, like an unknown marker does.
+PANDOC_FLAGS = --from=markdown --to=html5 --standalone \
+    --template=docs/template.html \
+    --lua-filter=docs/filters/include-code.lua \
+    --citeproc --bibliography=docs/references.bib \
+    --mathml --highlight-style=tango \
+    --fail-if-warnings --wrap=none \
+    -M link-citations=true \
+    -M mbd-version=$(VERSION) -M mbd-docs-dir=$(DOCS)
+
+docs: deps-docs
+	@$(MAKE) book
+
+book: $(DOCS)/index.html $(BOOK_PAGES)
+	@echo "make book: wrote $(DOCS)/index.html and $(words $(BOOK_PAGES)) chapter page(s)."
+	$(if $(BOOK_UNWRITTEN),@echo "make book: warning: no chapter.md yet for $(BOOK_UNWRITTEN)" >&2)
+
+check-book: book
+	@bash tests/book/run.sh $(BUILD)
+
+.PHONY: docs book check-book
+
+# ---------------------------------------------------------------------------
+# Navigation: each chapter's previous and next chapter ("-" for none), as the
+# words "chapter:prev:next".
+
+_book_prev := $(wordlist 1,$(words $(BOOK_CHAPTERS)),- $(BOOK_CHAPTERS))
+_book_next := $(wordlist 2,$(words $(BOOK_CHAPTERS)),$(BOOK_CHAPTERS)) -
+BOOK_NAV := $(join $(join $(BOOK_CHAPTERS),$(addprefix :,$(_book_prev))),$(addprefix :,$(_book_next)))
+
+# chapter number: 01-static-penalty -> 01
+book_num = $(firstword $(subst -, ,$(1)))
+
+# pandoc options for one navigation link: $(call book_nav,prev|next,CHAPTER|-)
+# (the title is read from the neighbour's chapter.md when the page is built)
+book_nav = $(if $(filter-out -,$(2)),-M nav-$(1)=$(2).html \
+    -M "nav-$(1)-title=$$(bash docs/book.sh label $(2))")
+
+# ---------------------------------------------------------------------------
+# One chapter: its story output and figures, and its page.
+
+# $(1) chapter (NN-slug), $(2) NN, $(3) previous chapter or -, $(4) next or -
+define book_chapter_rules
+$(DOCS)/out/ch$(2).txt: $(BUILD)/bin/ch$(1)
+$(DOCS)/out/ch$(2).txt: BOOK_PROGRAM := $(BUILD)/bin/ch$(1)
+
+$(DOCS)/$(1).html: chapters/$(1)/chapter.md $(DOCS)/out/ch$(2).txt $(BUILD)/bin/ch$(1) \
+    $(wildcard chapters/$(1)/*.c chapters/$(1)/*.h) \
+    $(filter-out chapters/-/chapter.md,chapters/$(3)/chapter.md chapters/$(4)/chapter.md) \
+    $(BOOK_FRAME) $(DOCS)/style.css
+$(DOCS)/$(1).html: BOOK_NUM := $(2)
+$(DOCS)/$(1).html: BOOK_PREV := $(3)
+$(DOCS)/$(1).html: BOOK_NEXT := $(4)
+endef
+# $(call book_nav_word,N,chapter:prev:next): word N of the triple
+book_nav_word = $(word $(1),$(subst :, ,$(2)))
+$(foreach t,$(BOOK_NAV),$(eval $(call book_chapter_rules,$(call book_nav_word,1,$(t)),$(call book_num,$(t)),$(call book_nav_word,2,$(t)),$(call book_nav_word,3,$(t)))))
+
+# The story, run once: its output for the page, and its figures (old figures
+# of the chapter are removed first, so a figure the program no longer draws
+# cannot linger).  .DELETE_ON_ERROR removes the output if the program fails.
+$(DOCS)/out/ch%.txt:
+	@mkdir -p $(@D) $(DOCS)/fig
+	@rm -f $(DOCS)/fig/ch$*-*.svg
+	$(BOOK_PROGRAM) --plot $(DOCS)/fig/ch$* --no-timing > $@
+
+$(DOCS)/%.html: chapters/%/chapter.md
+	@mkdir -p $(@D)
+	@echo "pandoc $< -> $@"
+	@$(PANDOC) $(PANDOC_FLAGS) --toc --toc-depth=2 \
+	    -M mbd-chapter=$(BOOK_NUM) -M mbd-program=ch$* \
+	    -M "pagetitle=$$(bash docs/book.sh title $<)" \
+	    $(call book_nav,prev,$(BOOK_PREV)) $(call book_nav,next,$(BOOK_NEXT)) \
+	    -o $@ $<
+
+# ---------------------------------------------------------------------------
+# The index page, with the table of chapters generated from their titles.
+
+# Regenerated on every run, but replaced only when it changes, so the index
+# is rebuilt only when a title (or the list of chapters) changes.
+$(DOCS)/chapters.md: FORCE
+	@mkdir -p $(@D)
+	@bash docs/book.sh chapter-list $(CHAPTERS) > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+
+$(DOCS)/index.html: docs/index.md $(DOCS)/chapters.md $(BOOK_FRAME) $(DOCS)/style.css \
+    $(if $(BOOK_CHAPTERS),chapters/$(firstword $(BOOK_CHAPTERS))/chapter.md)
+	@mkdir -p $(@D)
+	@echo "pandoc $< -> $@"
+	@$(PANDOC) $(PANDOC_FLAGS) -M mbd-chapter-list=$(DOCS)/chapters.md \
+	    -M "pagetitle=$$(bash docs/book.sh title $<)" \
+	    $(call book_nav,next,$(or $(firstword $(BOOK_CHAPTERS)),-)) \
+	    -o $@ $<
+
+$(DOCS)/style.css: docs/style.css
+	@mkdir -p $(@D)
+	cp $< $@
+
+FORCE:
+.PHONY: FORCE

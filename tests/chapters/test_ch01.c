@@ -160,16 +160,16 @@ static void misfit_needs_the_load_term(void)
 static double summary(const char *text, const char *key)
 {
     double v = NAN;
-    CHECK_MSG(mbd_summary_value(text, key, &v) == 0, "summary has no key '%s'", key);
+    CHECK_MSG(test_summary_value(text, key, &v) == 0, "summary has no key '%s'", key);
     return v;
 }
 
 static void program_summary(void)
 {
-    mbd_run_result r;
+    test_run_result r;
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "%s --summary", mbd_program("ch01-static-penalty"));
-    mbd_run(cmd, &r);
+    snprintf(cmd, sizeof cmd, "%s --summary", test_program("ch01-static-penalty"));
+    test_run(cmd, &r);
     CHECK_MSG(r.status == 0, "exit status %d, stderr: %s", r.status, r.err);
     const char *keys[5] = {"Q1", "Q2", "Q3", "Q4", "Q5"};
     for (int i = 0; i < 5; i++)
@@ -179,23 +179,23 @@ static void program_summary(void)
     CHECK_IN(summary(r.out, "best_exponent"), 6, 9);
     CHECK_MSG(strstr(r.out, "nan") == NULL && strstr(r.out, "Step") == NULL,
               "summary holds only key = value lines");
-    mbd_run_free(&r);
+    test_run_free(&r);
 
-    snprintf(cmd, sizeof cmd, "%s --summary --beta0 0.5", mbd_program("ch01-static-penalty"));
-    mbd_run(cmd, &r);
+    snprintf(cmd, sizeof cmd, "%s --summary --beta0 0.5", test_program("ch01-static-penalty"));
+    test_run(cmd, &r);
     CHECK_MSG(r.status == 0, "exit status %d", r.status);
     double t = (6.0 * 30e3 - 5.0 * 21000.0 * 0.5) / (4.0 * 53333.333333333336 + 25.0 * 21000.0);
     CHECK_CLOSE(summary(r.out, "Q5_exact"), 6 * t, 1e-9);
     CHECK_CLOSE(summary(r.out, "Q5"), 6 * t, 5e-4);
-    mbd_run_free(&r);
+    test_run_free(&r);
 }
 
 static void program_csv_sweep(void)
 {
-    mbd_run_result r;
+    test_run_result r;
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "%s --csv -", mbd_program("ch01-static-penalty"));
-    mbd_run(cmd, &r);
+    snprintf(cmd, sizeof cmd, "%s --csv -", test_program("ch01-static-penalty"));
+    test_run(cmd, &r);
     CHECK_MSG(r.status == 0, "exit status %d, stderr: %s", r.status, r.err);
     CHECK_MSG(strncmp(r.out, "k,C,error,cond\n", 15) == 0, "header: %.30s", r.out);
     int rows = 0;
@@ -212,16 +212,16 @@ static void program_csv_sweep(void)
         prev = e;
     }
     CHECK_MSG(rows == 12, "12 rows (k = 1..12), got %d", rows);
-    mbd_run_free(&r);
+    test_run_free(&r);
 }
 
 static void program_story_and_figure(void)
 {
-    mbd_run_result r;
+    test_run_result r;
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "%s --plot /tmp/mbd-test-ch01 --no-timing", mbd_program("ch01-static-penalty"));
+    snprintf(cmd, sizeof cmd, "%s --plot /tmp/mbd-test-ch01 --no-timing", test_program("ch01-static-penalty"));
     remove("/tmp/mbd-test-ch01-sweep.svg");
-    mbd_run(cmd, &r);
+    test_run(cmd, &r);
     CHECK_MSG(r.status == 0, "exit status %d, stderr: %s", r.status, r.err);
     CHECK_MSG(strstr(r.out, "25 of 25 entries agree") != NULL, "story: K_c agrees with the document");
     CHECK_MSG(strstr(r.out, "NO") == NULL, "story: every Q agrees to 4 decimals");
@@ -231,7 +231,7 @@ static void program_story_and_figure(void)
     if (f)
         fclose(f);
     remove("/tmp/mbd-test-ch01-sweep.svg");
-    mbd_run_free(&r);
+    test_run_free(&r);
 }
 
 static CU_TestInfo tests[] = {

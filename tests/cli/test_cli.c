@@ -12,9 +12,9 @@ static void expect(const char *prog, const char *args, int status, const char *s
                    const char *needle)
 {
     char cmd[1024];
-    snprintf(cmd, sizeof cmd, "%s %s", mbd_program(prog), args);
-    mbd_run_result r;
-    mbd_run(cmd, &r);
+    snprintf(cmd, sizeof cmd, "%s %s", test_program(prog), args);
+    test_run_result r;
+    test_run(cmd, &r);
     CHECK_MSG(r.status == status, "%s %s: exit status %d, expected %d (stderr: %s)", prog, args,
               r.status, status, r.err);
     const char *text = strcmp(stream, "out") == 0 ? r.out : r.err;
@@ -24,7 +24,7 @@ static void expect(const char *prog, const char *args, int status, const char *s
     if (status == 2)
         CHECK_MSG(r.out[0] == '\0', "%s %s: bad usage must print nothing on stdout, got: %.200s",
                   prog, args, r.out);
-    mbd_run_free(&r);
+    test_run_free(&r);
 }
 
 static void help_version_list(void)

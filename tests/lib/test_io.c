@@ -156,18 +156,18 @@ static void deliberately_failing(void)
 
 static void runner_reports_failure(void)
 {
-    mbd_run_result r;
-    mbd_run("MBD_TEST_SELF_FAIL=1 " MBD_BUILD_DIR "/tests/lib/test_io --run io deliberately_failing", &r);
+    test_run_result r;
+    test_run("MBD_TEST_SELF_FAIL=1 " MBD_BUILD_DIR "/tests/lib/test_io --run io deliberately_failing", &r);
     CHECK_MSG(r.status == 1, "runner exit status %d, expected 1", r.status);
     CHECK_MSG(strstr(r.out, "observed 1, expected 2, absolute tolerance 0.5") != NULL,
               "the failure message shows observed, expected and tolerance: '%s'", r.out);
-    mbd_run_free(&r);
-    mbd_run(MBD_BUILD_DIR "/tests/lib/test_io --run io deliberately_failing", &r);
+    test_run_free(&r);
+    test_run(MBD_BUILD_DIR "/tests/lib/test_io --run io deliberately_failing", &r);
     CHECK_MSG(r.status == 0, "a passing test exits 0, got %d", r.status);
-    mbd_run_free(&r);
-    mbd_run(MBD_BUILD_DIR "/tests/lib/test_io --run io no_such_test", &r);
+    test_run_free(&r);
+    test_run(MBD_BUILD_DIR "/tests/lib/test_io --run io no_such_test", &r);
     CHECK_MSG(r.status == 3, "an unknown test exits 3, got %d", r.status);
-    mbd_run_free(&r);
+    test_run_free(&r);
 }
 
 static CU_TestInfo tests[] = {

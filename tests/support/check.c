@@ -91,7 +91,7 @@ static char *slurp(const char *path)
     return buf;
 }
 
-int mbd_run(const char *cmdline, mbd_run_result *r)
+int test_run(const char *cmdline, test_run_result *r)
 {
     char out_path[] = "/tmp/mbd-test-out-XXXXXX", err_path[] = "/tmp/mbd-test-err-XXXXXX";
     int fo = mkstemp(out_path), fe = mkstemp(err_path);
@@ -119,21 +119,21 @@ int mbd_run(const char *cmdline, mbd_run_result *r)
     return GSL_SUCCESS;
 }
 
-void mbd_run_free(mbd_run_result *r)
+void test_run_free(test_run_result *r)
 {
     free(r->out);
     free(r->err);
     r->out = r->err = NULL;
 }
 
-const char *mbd_program(const char *name)
+const char *test_program(const char *name)
 {
     static char path[512];
     snprintf(path, sizeof path, "%s/bin/%s", MBD_BUILD_DIR, name);
     return path;
 }
 
-int mbd_summary_value(const char *text, const char *key, double *value)
+int test_summary_value(const char *text, const char *key, double *value)
 {
     size_t klen = strlen(key);
     const char *p = text;

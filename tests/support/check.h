@@ -67,16 +67,16 @@ int mbd_check_msg(int ok, const char *file, unsigned line, CU_BOOL fatal, const 
 typedef struct {
     int status;        /* exit status, or 128 + signal */
     char *out, *err;   /* everything written to stdout / stderr (NUL-terminated) */
-} mbd_run_result;
+} test_run_result;
 
 /* Runs a shell command line (from the repository root), capturing its output. */
-int mbd_run(const char *cmdline, mbd_run_result *r);
-void mbd_run_free(mbd_run_result *r);
+int test_run(const char *cmdline, test_run_result *r);
+void test_run_free(test_run_result *r);
 
-/* The path of a chapter program, e.g. mbd_program("ch01-static-penalty"). */
-const char *mbd_program(const char *name);
+/* The path of a chapter program, e.g. test_program("ch01-static-penalty"). */
+const char *test_program(const char *name);
 
 /* Finds "key = value" in summary text; 0 on success. */
-int mbd_summary_value(const char *text, const char *key, double *value);
+int test_summary_value(const char *text, const char *key, double *value);
 
 #endif
