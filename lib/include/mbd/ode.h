@@ -127,7 +127,8 @@ int mbd_ode_reset(mbd_ode *o, double t, const double y[]);
  * left at the last accepted step and mbd_ode_failure() says what and when. */
 int mbd_ode_step(mbd_ode *o, double *t, double y[], double t_stop);
 
-/* y(t) for t inside the last step, from its interpolant. */
+/* y(t) for t inside the last step, from its interpolant (GSL_EINVAL for GSL's
+ * steppers, which have none: the run loop steps them onto output times). */
 int mbd_ode_interpolate(const mbd_ode *o, double t, double y_out[]);
 
 /* The last step taken, and the one proposed next. */
