@@ -4,10 +4,17 @@
  *   test_x --list          list "suite<TAB>test", one per line
  *   test_x --run S T       run only test T of suite S; exit 0 pass, 1 fail, 3 not found
  *
+ * When the grader runs a test it sets MBD_TEST_TOKEN to a random token. The
+ * runner takes it out of the environment before any test code runs and, once
+ * the test has finished, prints "mbd-result TOKEN pass|fail": the grader
+ * counts a pass only with that line, so code under test that prints an "ok"
+ * line and exits early does not pass.
+ *
  * CUnit's basic interface returns 0 even when tests fail; this runner counts
  * the failures itself and prints each failed assertion with its location.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_errno.h>
@@ -43,6 +50,12 @@ static void on_suite_init_failure(const CU_pSuite suite)
 int main(int argc, char **argv)
 {
     gsl_set_error_handler_off();
+    char token[64] = "";
+    const char *tk = getenv("MBD_TEST_TOKEN");
+    if (tk != NULL) {
+        snprintf(token, sizeof token, "%s", tk);
+        unsetenv("MBD_TEST_TOKEN");
+    }
     setvbuf(stdout, NULL, _IOLBF, 0);
 
     if (CU_initialize_registry() != CUE_SUCCESS || CU_register_suites(mbd_test_suites) != CUE_SUCCESS) {
@@ -66,6 +79,8 @@ int main(int argc, char **argv)
         } else {
             CU_run_test(s, t);
             rc = tests_failed ? 1 : 0;
+            if (token[0])
+                printf("mbd-result %s %s\n", token, rc ? "fail" : "pass");
         }
     } else if (argc == 1) {
         CU_run_all_tests();

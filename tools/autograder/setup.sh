@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# setup.sh -- Gradescope runs this once, as root, when it builds the autograder
+# image (the zip is unpacked in /autograder/source). It installs what mbd needs
+# and builds the library, the test support and the grader, so that grading a
+# submission compiles only the submission and its tests.
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends \
+    build-essential pkg-config libgsl-dev libcunit1-dev libyaml-dev
+cd "$(dirname "$0")/mbd"
+make grade-tools
