@@ -22,6 +22,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := all
 .SUFFIXES:
 .DELETE_ON_ERROR:
+.SECONDARY:
 MAKEFLAGS += --no-print-directory
 
 VERSION := $(shell sed -n 's/^\#define MBD_VERSION "\(.*\)"/\1/p' lib/include/mbd/cli.h)
