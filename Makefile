@@ -111,9 +111,10 @@ deps-docs:
 	@bash mk/deps.sh install docs
 
 run: deps-run
-	@$(MAKE) lib $(SELECTED:%=$(BUILD)/bin/ch%)
 	@if [ -n "$(CH)" ] && [ -z "$(SELECTED)" ]; then \
 	    echo "make run: no chapter $(CH) (chapters: $(CHAPTERS))" >&2; exit 2; fi
+	@echo "make run: building the library and $(words $(SELECTED)) chapter program(s)"
+	@$(MAKE) -s lib $(SELECTED:%=$(BUILD)/bin/ch%)
 	@for c in $(SELECTED); do \
 	    echo; echo "==================== ch$$c ===================="; echo; \
 	    $(BUILD)/bin/ch$$c || exit $$?; \
