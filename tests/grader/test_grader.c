@@ -28,29 +28,6 @@
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                  */
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    size_t cap = 4096, len = 0, k;
-    char *buf = malloc(cap);
-    while (buf && (k = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += k;
-        if (cap - len - 1 == 0) {
-            char *b = realloc(buf, 2 * cap);
-            if (b == NULL)
-                break;
-            buf = b;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (buf)
-        buf[len] = '\0';
-    return buf;
-}
-
 static int spit(const char *path, const char *text)
 {
     FILE *f = fopen(path, "wb");
@@ -85,7 +62,7 @@ static int sh(const char *fmt, ...)
  * change the file. */
 static int edit(const char *path, const char *old, const char *new)
 {
-    char *text = slurp(path);
+    char *text = test_read_file(path);
     char *at = text ? strstr(text, old) : NULL;
     CHECK_MSG(at != NULL, "%s: the text to replace is not there: %s", path, old);
     if (at == NULL) {
@@ -138,9 +115,9 @@ static void grade(const char *name, const char *extra, graded *g)
     g->err = r.err;
     char path[1024];
     snprintf(path, sizeof path, WORK "/%s/out/results.json", name);
-    g->json = slurp(path);
+    g->json = test_read_file(path);
     snprintf(path, sizeof path, WORK "/%s/out/junit.xml", name);
-    g->junit = slurp(path);
+    g->junit = test_read_file(path);
 }
 
 static void graded_free(graded *g)
@@ -583,7 +560,7 @@ static void selection_and_missing_file(void)
 /* under AddressSanitizer (make memcheck), a heap overflow is named as such */
 static void sanitizer_report(void)
 {
-    char *conf = slurp(CONF);
+    char *conf = test_read_file(CONF);
     int asan = conf && strstr(conf, "-fsanitize=address");
     free(conf);
     if (!asan)

@@ -69,6 +69,9 @@ typedef struct {
     char *out, *err;   /* everything written to stdout / stderr (NUL-terminated) */
 } test_run_result;
 
+/* The whole of a file as a NUL-terminated string (to free), or NULL. */
+char *test_read_file(const char *path);
+
 /* Runs a shell command line (from the repository root), capturing its output. */
 int test_run(const char *cmdline, test_run_result *r);
 void test_run_free(test_run_result *r);
