@@ -328,18 +328,25 @@ int mbd_plot_svg(const char *path, const mbd_figure *fig, mbd_failure *fail)
 
     /* gnuplot reports errors on stderr; warnings (e.g. a log axis with no
      * positive data) do not make it fail, errors do. */
-    char first[200] = "";
+    /* the first line that says what went wrong: an error if there is one,
+     * else (when gnuplot failed) the first line it wrote at all */
+    char first[200] = "", any[200] = "";
     FILE *e = fopen(errpath, "r");
     if (e != NULL) {
         char line[200];
         while (fgets(line, sizeof line, e)) {
-            if (strstr(line, "rror") != NULL || strstr(line, "not found") != NULL) {
+            if (any[0] == '\0' && strspn(line, " \t\r\n^") < strlen(line))
+                snprintf(any, sizeof any, "%s", line);
+            if (strstr(line, "rror") != NULL || strstr(line, "not found") != NULL
+                || strstr(line, "unrecognized") != NULL) {
                 snprintf(first, sizeof first, "%s", line);
                 break;
             }
         }
         fclose(e);
     }
+    if (first[0] == '\0' && rc != 0)
+        snprintf(first, sizeof first, "%s", any);
     remove(errpath);
     size_t len = strlen(first);
     while (len > 0 && (first[len - 1] == '\n' || first[len - 1] == '\r'))

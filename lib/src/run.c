@@ -118,7 +118,7 @@ int mbd_run(mbd_ode *o, const mbd_run_params *p, double y[], mbd_run_stats *stat
         if (p->dt_out <= 0 || at_end) {
             if (p->output && (p->dt_out <= 0 || next <= nout)) {
                 info.final = at_end;
-                st = p->output(p->output_ctx, t, y, &info, fail);
+                st = p->output(p->output_ctx, at_end ? p->t_end : t, y, &info, fail);
                 if (st != GSL_SUCCESS)
                     goto done;
                 stats->outputs++;
@@ -127,8 +127,9 @@ int mbd_run(mbd_ode *o, const mbd_run_params *p, double y[], mbd_run_stats *stat
         } else {
             while (next <= nout && fabs(OUT_TIME(next) - t) <= tol) {
                 if (p->output) {
+                    /* the grid time, not the sum of the steps (5, not 4.9999999999999982) */
                     info.final = 0;
-                    st = p->output(p->output_ctx, t, y, &info, fail);
+                    st = p->output(p->output_ctx, OUT_TIME(next), y, &info, fail);
                     if (st != GSL_SUCCESS)
                         goto done;
                     stats->outputs++;

@@ -6,7 +6,7 @@
 #include "check.h"
 
 /* the chapter programs to test (each added as its chapter lands) */
-static const char *const PROGRAMS[] = {"ch01-static-penalty", NULL};
+static const char *const PROGRAMS[] = {"ch01-static-penalty", "ch02-integrators", NULL};
 
 static void expect(const char *prog, const char *args, int status, const char *stream,
                    const char *needle)
@@ -64,10 +64,41 @@ static void ch01_options(void)
     expect(p, "--summary --literal --beta0 0.5", 0, "out", "literal = 1");
 }
 
+/* chapter 02's own options, their ranges and combinations */
+static void ch02_options(void)
+{
+    const char *p = "ch02-integrators";
+    expect(p, "--list", 0, "out", "rk4-doubling");
+    expect(p, "--method nosuch", 2, "err", "option --method: unknown value 'nosuch'");
+    expect(p, "--problem nope", 2, "err",
+           "option --problem: unknown value 'nope'; expected one of: decay, oscillator, transient");
+    expect(p, "--alpha 0", 2, "err", "option --alpha: expected a number in (0, 1e+06], got '0'");
+    expect(p, "--omega -1", 2, "err", "option --omega: expected a number in (0, 1e+06]");
+    expect(p, "--method pece --order 5", 2, "err", "option --order: expected a whole number");
+    expect(p, "--method pece --corrections 0", 2, "err", "option --corrections: expected a whole number");
+    expect(p, "--method pece --order 2.5", 2, "err", "got '2.5'");
+    expect(p, "--order 3", 2, "err", "option --order applies to --method pece only");
+    expect(p, "--method rk4 --corrections 2", 2, "err", "option --corrections applies to --method pece only");
+    expect(p, "--alpha 5 --problem oscillator", 2, "err", "option --alpha applies to --problem decay only");
+    expect(p, "--omega 2", 2, "err", "option --omega applies to --problem oscillator only");
+    expect(p, "--method rk4 --rtol 1e-3", 2, "err", "apply to the adaptive methods");
+    expect(p, "--h 0", 2, "err", "option --h: expected a positive number, got '0'");
+    expect(p, "--integrator rk4", 2, "err", "option --integrator is not used by ch02-integrators");
+    expect(p, "--scenario x", 2, "err", "option --scenario is not used");
+    expect(p, "--max-violation 1", 2, "err", "option --max-violation is not used");
+    expect(p, "--csv /nonexistent-dir/x.csv", 2, "err", "cannot write CSV file '/nonexistent-dir/x.csv'");
+    expect(p, "--plot /nonexistent-dir/fig --summary", 2, "err", "cannot write figure");
+    expect(p, "--method pece --order 3 --corrections 2 --summary", 0, "out", "pece_order = 3");
+    expect(p, "--method heun --problem oscillator --omega 2 --summary", 0, "out", "problem = oscillator");
+    expect(p, "--method am2 --problem decay --alpha 1000 --h 0.1 --summary", 0, "out", "a_stable = 1");
+    expect(p, "--method euler --h 0.5 --t-end 400", 1, "err", "non-finite");
+}
+
 static CU_TestInfo tests[] = {
     {"help_version_list", help_version_list},
     {"bad_usage_exits_2", bad_usage_exits_2},
     {"ch01_options", ch01_options},
+    {"ch02_options", ch02_options},
     CU_TEST_INFO_NULL,
 };
 

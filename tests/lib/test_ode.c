@@ -284,6 +284,21 @@ static void output_times(void)
     CHECK_MSG(r.n == 5 && r.t[4] == 1.0 && fabs(r.t[3] - 0.9) < 1e-15,
               "outputs 0, 0.3, 0.6, 0.9, 1: got %d ending at %g", r.n, r.t[r.n - 1]);
     mbd_ode_free(o);
+
+    /* a fixed step of 0.1 accumulates rounding over 50 steps: the outputs still
+     * carry the grid times t0 + k dt_out, and the last one t_end itself */
+    mbd_ode_params fx = {.name = "rk4", .kind = MBD_ODE_RK, .tableau = &mbd_tableau_rk4, .h = 0.1};
+    o = mbd_ode_alloc(&fx, 2, rhs, NULL);
+    r.n = 0;
+    y[0] = 1.0;
+    y[1] = 0.5;
+    mbd_run_params grid = {.t0 = 0, .t_end = 5.0, .dt_out = 0.1, .output = record, .output_ctx = &r};
+    CHECK_STATUS(mbd_run(o, &grid, y, &s, &f), GSL_SUCCESS);
+    CHECK_MSG(r.n == 51, "51 outputs, got %d", r.n);
+    for (int k = 0; k < r.n; k++)
+        CHECK_MSG(r.t[k] == (k == 50 ? 5.0 : 0.1 * k), "output %d at t = %.17g, expected %.17g", k,
+                  r.t[k], 0.1 * k);
+    mbd_ode_free(o);
 }
 
 /* A hook that kicks the state at t = 1 (adds 0.1 to y2). A run with the hook

@@ -1,0 +1,1923 @@
+/* ch02-integrators -- the integration schemes of document 001 (Chandramouli
+ * 2023, slides "Constrained Dynamics", Sec. "Numerical Methods").
+ *
+ * The story: the schemes and the slides' coefficient tables, checked; explicit
+ * and implicit Euler on y' = -10 y (the slides' three alpha = 10 figures);
+ * implicit Euler by fixed-point iteration and by Newton; the step at which
+ * each scheme turns unstable, found by running it, beside the theory; runs
+ * just below and just above; observed orders of convergence; energy on the
+ * undamped oscillator; step-size control on a problem with a fast transient;
+ * and the slides' errata.
+ *
+ * With --method or --problem (or any run option) it runs one scheme on one
+ * problem instead: a short report, --csv the time history, --summary the
+ * results as key = value lines. --summary alone gives every scheme's order
+ * and stability limit.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+
+#include "mbd/cli.h"
+#include "mbd/io.h"
+#include "mbd/ode.h"
+#include "mbd/run.h"
+#include "problems.h"
+#include "schemes.h"
+#include "stability.h"
+
+#define PROGRAM "ch02-integrators"
+#define ALPHA 10.0              /* the slides' test problem y' = -alpha y */
+#define OMEGA 1.0
+#define X_MAX 100.0             /* the largest h alpha tested */
+#define LIMIT_TOL 1e-4          /* relative width of the measured limit */
+#define H_ENERGY 0.1            /* the energy study: h omega = 0.1 over t = 0 ... 20 */
+#define T_ENERGY 20.0
+#define TOL_STEP 1e-6           /* the step-size study */
+#define T_STEP 2.0
+
+/* ------------------------------------------------------------------------ */
+/* What the story computes                                                   */
+
+typedef struct {
+    char label[48];
+    const char *slides;          /* document 001's name, or "" */
+    const char *method;          /* the --method name, or NULL for a variant */
+    mbd_ode_params p;
+    ch02_charpoly cp;
+    int theory_found, found;
+    double x_theory, x_measured;
+    long runs;
+    ch02_amp below, above;       /* runs at 0.98 and 1.02 times the theory's limit */
+    double r_below, r_above;     /* the theory's max |zeta| there */
+} stab_row;
+
+typedef struct {
+    char label[48];
+    const char *method;
+    mbd_ode_params p;
+    unsigned order;
+    const char *note;
+    double h0, err[4], ord[4];          /* decay */
+    double h0_tr, err_tr[4], ord_tr[4]; /* transient */
+} conv_row;
+
+typedef struct {
+    const char *method;
+    const char *closed_text;     /* the closed form of E_{n+1}/E_n */
+    double closed;               /* its value at h omega */
+    double theory;               /* |R(i h omega)|^2 from the characteristic polynomial */
+    double ratio_end;            /* E_N / E_0 */
+    double factor;               /* (E_N / E_0)^(1/N) */
+    double max_dev;              /* max over steps of |(E_{n+1}/E_n) / closed - 1| */
+    int one_step;
+    size_t n;
+    double t[256], E[256];       /* E/E_0 for the figure */
+} energy_row;
+
+typedef struct {
+    const char *label;
+    const char *method;          /* the --method name, or NULL for a variant */
+    mbd_ode_params p;
+    ch02_result r;
+    int status;
+    size_t n, cap;
+    double *t, *h, *y, *est;     /* per accepted step */
+    long *rej;                   /* rejected attempts before it (cumulative) */
+    double hmin, hmax, late_x;   /* late_x: mean h * 100 over t > 0.5 */
+    double x_limit;              /* real-axis limit of the propagated formula, per step */
+    long smooth_steps;           /* accepted steps on y' = -sin t (no fast mode) */
+} step_row;
+
+/* one step on y' = -y: the library's error estimate and the propagated error */
+typedef struct {
+    double z;
+    double est[3], err[3];       /* rk4-doubling, rkf23, cash-karp */
+} estimate_row;
+
+#define N_STAB 25
+#define N_CONV 27
+#define N_ENERGY 7
+#define N_STEP 4
+#define N_EST 5
+
+typedef struct {
+    stab_row stab[N_STAB];
+    size_t nstab;
+    conv_row conv[N_CONV];
+    size_t nconv;
+    energy_row energy[N_ENERGY];
+    size_t nenergy;
+    step_row step[N_STEP];
+    size_t nstep;
+    estimate_row est[N_EST];
+    int computed;
+} study;
+
+/* ------------------------------------------------------------------------ */
+/* Helpers                                                                   */
+
+static void params_of(const char *method, unsigned k, unsigned m, int fixed, double h,
+                      mbd_ode_params *p)
+{
+    ch02_settings set;
+    ch02_settings_default(&set);
+    set.pece_order = k;
+    set.corrections = m;
+    set.fixed = fixed;
+    set.h = h;
+    ch02_params(ch02_scheme_find(method), &set, p);
+}
+
+static void params_tableau(const mbd_tableau *tb, double h, mbd_ode_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->name = tb->name;
+    p->kind = MBD_ODE_RK;
+    p->tableau = tb;
+    p->h = h;
+}
+
+static void key_of(char *buf, size_t size, const char *prefix, const char *name)
+{
+    snprintf(buf, size, "%s%s", prefix, name);
+    for (char *c = buf; *c; c++)
+        if (*c == '-')
+            *c = '_';
+}
+
+/* ------------------------------------------------------------------------ */
+/* Stability                                                                 */
+
+static stab_row *add_stab(study *s, const char *label, const char *slides, const char *method,
+                          const mbd_ode_params *p)
+{
+    stab_row *r = &s->stab[s->nstab++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->label, sizeof r->label, "%s", label);
+    r->slides = slides;
+    r->method = method;
+    r->p = *p;
+    return r;
+}
+
+static void stability_rows(study *s)
+{
+    mbd_ode_params p;
+    static const struct { const char *method, *label, *slides; } one[] = {
+        {"euler", "euler", "Euler"},
+        {"heun", "heun (= midpoint, ralston)", "2nd-order family"},
+        {"rk4", "rk4", "fourth-order R-K"},
+        {"rkf23", "rkf23 (Phi_2, propagated)", "R-K-Fehlberg"},
+        {"cash-karp", "cash-karp (order 5)", "Cash-Karp"},
+        {"ab2", "ab2", ""},
+        {"ab3", "ab3", "3-step A-B"},
+        {"ab4", "ab4", ""},
+        {"am3", "am3", "two-step A-M"},
+        {"am4", "am4", ""},
+        {"am5", "am5", "four-step A-M"},
+    };
+    for (size_t i = 0; i < sizeof one / sizeof one[0]; i++) {
+        params_of(one[i].method, 4, 1, 1, 0.01, &p);
+        add_stab(s, one[i].label, one[i].slides, one[i].method, &p);
+    }
+    params_tableau(&ch02_tableau_rk3, 0.01, &p);
+    add_stab(s, "rk3 (Kutta, order 3)", "R-K order 3 (figure)", NULL, &p);
+    params_tableau(&ch02_tableau_rkf23_phi1, 0.01, &p);
+    add_stab(s, "rkf23 Phi_1 (order 2)", "R-K-Fehlberg", NULL, &p);
+    params_tableau(ch02_tableau_cash_karp_row(4), 0.01, &p);
+    add_stab(s, "cash-karp row 4", "Cash-Karp", NULL, &p);
+    for (unsigned k = 2; k <= 4; k++) {
+        char label[48];
+        snprintf(label, sizeof label, "pece --order %u", k);
+        params_of("pece", k, 1, 1, 0.01, &p);
+        add_stab(s, label, "", k == 4 ? "pece" : NULL, &p);   /* --order 4 is the default */
+    }
+    params_of("pece", 4, 2, 1, 0.01, &p);
+    add_stab(s, "pece --order 4 --corrections 2", "", NULL, &p);
+    for (unsigned m = 1; m <= CH02_PEC_MAX; m++) {
+        char label[48];
+        snprintf(label, sizeof label, "Euler + trapezoid, m = %u", m);
+        params_tableau(ch02_tableau_pec(m), 0.01, &p);
+        add_stab(s, label, "P(EC)^m", NULL, &p);
+    }
+    params_of("implicit-euler", 4, 1, 1, 0.01, &p);
+    add_stab(s, "implicit-euler", "implicit Euler", "implicit-euler", &p);
+    params_of("am2", 4, 1, 1, 0.01, &p);
+    add_stab(s, "am2 (trapezoid)", "P(EC)^m corrector", "am2", &p);
+}
+
+static int compute_stability(study *s)
+{
+    for (size_t i = 0; i < s->nstab; i++) {
+        stab_row *r = &s->stab[i];
+        int st = ch02_charpoly_of(&r->p, &r->cp);
+        if (st != GSL_SUCCESS)
+            return st;
+        r->theory_found = ch02_limit_theory(&r->cp, X_MAX, &r->x_theory);
+        st = ch02_limit_measured(&r->p, ALPHA, X_MAX, LIMIT_TOL, &r->x_measured, &r->found,
+                                 &r->runs);
+        if (st != GSL_SUCCESS)
+            return st;
+        if (r->theory_found) {
+            const double xb = 0.98 * r->x_theory, xa = 1.02 * r->x_theory;
+            st = ch02_amplification(&r->p, ALPHA, xb, CH02_STABILITY_STEPS, &r->below);
+            if (st == GSL_SUCCESS)
+                st = ch02_amplification(&r->p, ALPHA, xa, CH02_STABILITY_STEPS, &r->above);
+            if (st != GSL_SUCCESS)
+                return st;
+            r->r_below = ch02_root_modulus(&r->cp, -xb);
+            r->r_above = ch02_root_modulus(&r->cp, -xa);
+        }
+    }
+    return GSL_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Convergence                                                               */
+
+static void add_conv(study *s, const char *label, const char *method, const mbd_ode_params *p,
+                     unsigned order, double h0, double h0_tr, const char *note)
+{
+    conv_row *r = &s->conv[s->nconv++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->label, sizeof r->label, "%s", label);
+    r->method = method;
+    r->p = *p;
+    r->order = order;
+    r->note = note;
+    r->h0 = h0;
+    r->h0_tr = h0_tr;
+}
+
+/* the first steps of the halving sequences: order 5 needs longer steps to stay
+ * clear of rounding */
+#define H0(order) ((order) >= 5 ? 0.04 : 0.01)
+#define H0_TR(order) ((order) >= 5 ? 0.005 : 0.002)
+#define T_CONV 1.0
+#define T_CONV_TR 0.05
+
+static void convergence_rows(study *s)
+{
+    mbd_ode_params p;
+    static const char *const methods[] = {"euler", "implicit-euler", "midpoint", "heun",
+                                          "ralston", "rk4", "ab2", "ab3", "ab4", "am2",
+                                          "am3", "am4", "am5"};
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
+        const ch02_scheme *sc = ch02_scheme_find(methods[i]);
+        params_of(methods[i], 4, 1, 1, 0.01, &p);
+        add_conv(s, methods[i], methods[i], &p, sc->order, H0(sc->order), H0_TR(sc->order), NULL);
+    }
+    for (unsigned k = 2; k <= 4; k++) {
+        char label[48];
+        snprintf(label, sizeof label, "pece --order %u", k);
+        params_of("pece", k, 1, 1, 0.01, &p);
+        add_conv(s, label, k == 4 ? "pece" : NULL, &p, k, H0(k), H0_TR(k), NULL);
+    }
+    params_of("pece", 4, 2, 1, 0.01, &p);
+    add_conv(s, "pece --order 4 --corrections 2", NULL, &p, 4, H0(4), H0_TR(4), NULL);
+    params_tableau(ch02_tableau_pec(2), 0.01, &p);
+    add_conv(s, "Euler + trapezoid, m = 2", NULL, &p, 2, H0(2), H0_TR(2), NULL);
+    params_of("rkf23", 4, 1, 1, 0.01, &p);
+    add_conv(s, "rkf23 (Phi_2)", "rkf23", &p, 3, H0(3), H0_TR(3), NULL);
+    params_tableau(&ch02_tableau_rkf23_phi1, 0.01, &p);
+    add_conv(s, "rkf23 Phi_1", NULL, &p, 2, H0(2), H0_TR(2), "*");
+    add_conv(s, "rkf23 Phi_1, h0 = 1e-4, 2e-5", NULL, &p, 2, 1e-4, 2e-5, "*");
+    for (unsigned k = 1; k <= 5; k++) {
+        char label[48];
+        snprintf(label, sizeof label, k == 5 ? "cash-karp (row %u)" : "cash-karp row %u", k);
+        params_tableau(ch02_tableau_cash_karp_row(k), 0.01, &p);
+        add_conv(s, label, k == 5 ? "cash-karp" : NULL, &p, k, H0(k), H0_TR(k), NULL);
+    }
+}
+
+static void compute_convergence(study *s)
+{
+    ch02_problem decay, transient;
+    ch02_problem_init(&decay, CH02_DECAY, ALPHA, OMEGA);
+    ch02_problem_init(&transient, CH02_TRANSIENT, ALPHA, OMEGA);
+    for (size_t i = 0; i < s->nconv; i++) {
+        conv_row *r = &s->conv[i];
+        ch02_observed_order(&r->p, &decay, T_CONV, r->h0, 4, r->err, r->ord);
+        ch02_observed_order(&r->p, &transient, T_CONV_TR, r->h0_tr, 4, r->err_tr, r->ord_tr);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Energy                                                                    */
+
+typedef struct {
+    energy_row *row;
+    const ch02_problem *pr;
+    double E0, Eprev;
+    long n;
+} energy_ctx;
+
+/* >> energy */
+static int energy_output(void *ctx, double t, const double y[], const mbd_run_info *info,
+                         mbd_failure *fail)
+{
+    (void)fail;
+    energy_ctx *c = ctx;
+    energy_row *r = c->row;
+    const double E = ch02_energy(c->pr, y);
+    if (info->step == 0) {
+        c->E0 = c->Eprev = E;
+    } else {
+        /* the ratio of one step, against its closed form */
+        r->max_dev = fmax(r->max_dev, fabs(E / c->Eprev / r->closed - 1.0));
+        c->Eprev = E;
+        c->n = info->step;
+    }
+    if (r->n < sizeof r->t / sizeof r->t[0]) {
+        r->t[r->n] = t;
+        r->E[r->n] = E / c->E0;
+        r->n++;
+    }
+    return GSL_SUCCESS;
+}
+/* << energy */
+
+static int compute_energy(study *s)
+{
+    const double y = H_ENERGY * OMEGA, y2 = y * y;
+    static const struct { const char *method, *text; } rows[] = {
+        {"euler", "1 + y^2"},
+        {"implicit-euler", "1 / (1 + y^2)"},
+        {"heun", "1 + y^4/4"},
+        {"rk4", "1 - y^6/72 + y^8/576"},
+        {"am2", "1"},
+        {"ab2", "(multistep)"},
+        {"pece", "(multistep)"},
+    };
+    const double closed[] = {1 + y2, 1 / (1 + y2), 1 + y2 * y2 / 4,
+                             1 - y2 * y2 * y2 / 72 + y2 * y2 * y2 * y2 / 576, 1, 1, 1};
+    ch02_problem pr;
+    ch02_problem_init(&pr, CH02_OSCILLATOR, ALPHA, OMEGA);
+    s->nenergy = 0;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        energy_row *r = &s->energy[s->nenergy++];
+        memset(r, 0, sizeof *r);
+        r->method = rows[i].method;
+        r->closed_text = rows[i].text;
+        r->closed = closed[i];
+        mbd_ode_params p;
+        params_of(rows[i].method, 4, 1, 1, H_ENERGY, &p);
+        ch02_charpoly cp;
+        r->one_step = ch02_charpoly_of(&p, &cp) == GSL_SUCCESS && cp.kdeg == 1;
+        if (r->one_step && strcmp(r->method, "am2") != 0) {
+            double complex R = ch02_amp_factor(&cp, I * y);
+            r->theory = creal(R * conj(R));
+        } else if (strcmp(r->method, "am2") == 0) {
+            r->one_step = 1;   /* the trapezoid needs no history: (1 + z/2) / (1 - z/2) */
+            double complex R = (1 + I * y / 2) / (1 - I * y / 2);
+            r->theory = creal(R * conj(R));
+        } else {
+            r->theory = NAN;
+        }
+        energy_ctx c = {r, &pr, 0, 0, 0};
+        ch02_result res;
+        int st = ch02_solve(&p, &pr, T_ENERGY, 0.0, energy_output, &c, &res);
+        if (st != GSL_SUCCESS)
+            return st;
+        r->ratio_end = ch02_energy(&pr, res.y) / c.E0;
+        r->factor = pow(r->ratio_end, 1.0 / (double)c.n);
+        if (!r->one_step)
+            r->max_dev = NAN;
+    }
+    return GSL_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Step-size control                                                         */
+
+typedef struct {
+    step_row *row;
+    ch02_result *res;
+} step_ctx;
+
+/* >> step-history */
+static int step_output(void *ctx, double t, const double y[], const mbd_run_info *info,
+                       mbd_failure *fail)
+{
+    step_ctx *c = ctx;
+    step_row *r = c->row;
+    if (info->step == 0)
+        return GSL_SUCCESS;
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 256;
+        double *nt = realloc(r->t, cap * sizeof *nt), *nh = NULL, *ny = NULL, *ne = NULL;
+        if (nt)
+            r->t = nt;
+        nh = nt ? realloc(r->h, cap * sizeof *nh) : NULL;
+        if (nh)
+            r->h = nh;
+        ny = nh ? realloc(r->y, cap * sizeof *ny) : NULL;
+        if (ny)
+            r->y = ny;
+        ne = ny ? realloc(r->est, cap * sizeof *ne) : NULL;
+        if (ne)
+            r->est = ne;
+        long *nr = ne ? realloc(r->rej, cap * sizeof *nr) : NULL;
+        if (nr == NULL)
+            return mbd_failure_set(fail, GSL_ENOMEM, t, "out of memory");
+        r->rej = nr;
+        r->cap = cap;
+    }
+    r->t[r->n] = t;
+    r->h[r->n] = info->h;
+    r->y[r->n] = y[0];
+    r->est[r->n] = mbd_ode_last_error(c->res->ode);          /* err / tol of this step */
+    r->rej[r->n] = mbd_ode_get_stats(c->res->ode)->rejected; /* attempts rejected so far */
+    r->n++;
+    return GSL_SUCCESS;
+}
+/* << step-history */
+
+static void free_steps(study *s)
+{
+    for (size_t i = 0; i < s->nstep; i++) {
+        free(s->step[i].t);
+        free(s->step[i].h);
+        free(s->step[i].y);
+        free(s->step[i].est);
+        free(s->step[i].rej);
+    }
+    s->nstep = 0;
+}
+
+/* >> adaptive */
+static int compute_steps(study *s)
+{
+    static const struct { const char *label, *method; const mbd_tableau *tb; } rows[N_STEP] = {
+        {"rk4-doubling", "rk4-doubling", NULL},
+        {"rkf23", "rkf23", NULL},
+        {"rkf23, Phi_1 propagated", NULL, &ch02_tableau_rkf23_phi1},
+        {"cash-karp", "cash-karp", NULL},
+    };
+    ch02_problem pr, smooth;
+    ch02_problem_init(&pr, CH02_TRANSIENT, ALPHA, OMEGA);
+    ch02_problem_init(&smooth, CH02_SMOOTH, ALPHA, OMEGA);
+    free_steps(s);
+    for (size_t i = 0; i < N_STEP; i++) {
+        step_row *r = &s->step[s->nstep++];
+        memset(r, 0, sizeof *r);
+        r->label = rows[i].label;
+        r->method = rows[i].method;
+        ch02_settings set;
+        ch02_settings_default(&set);
+        set.h = 0.0;                      /* the first step is chosen */
+        set.rtol = set.atol = TOL_STEP;
+        ch02_params(ch02_scheme_find(rows[i].method ? rows[i].method : "rkf23"), &set, &r->p);
+        if (rows[i].tb) {
+            r->p.tableau = rows[i].tb;
+            r->p.name = rows[i].label;
+        }
+        step_ctx c = {r, &r->r};
+        r->status = ch02_solve(&r->p, &pr, T_STEP, 0.0, step_output, &c, &r->r);
+        if (r->status != GSL_SUCCESS)
+            return r->status;
+        ch02_result rs;
+        int st = ch02_solve(&r->p, &smooth, T_STEP, 0.0, NULL, NULL, &rs);
+        if (st != GSL_SUCCESS)
+            return st;
+        r->smooth_steps = rs.stats.ode.steps;
+        r->hmin = HUGE_VAL;
+        double late = 0.0;
+        long nlate = 0;
+        for (size_t k = 0; k < r->n; k++) {
+            r->hmin = fmin(r->hmin, r->h[k]);
+            if (k + 1 < r->n)              /* the last step is cut to land on t_end */
+                r->hmax = fmax(r->hmax, r->h[k]);
+            if (r->t[k] > 0.5 && k + 1 < r->n) {
+                late += r->h[k] * CH02_TRANSIENT_RATE;
+                nlate++;
+            }
+        }
+        r->late_x = nlate ? late / (double)nlate : NAN;
+        /* the propagated formula's real-axis limit (step doubling: each RK4 half step) */
+        mbd_ode_params pf = r->p;
+        pf.adaptive = pf.doubling = 0;
+        ch02_charpoly cp;
+        if (ch02_charpoly_of(&pf, &cp) != GSL_SUCCESS || !ch02_limit_theory(&cp, X_MAX, &r->x_limit))
+            r->x_limit = NAN;
+    }
+    return GSL_SUCCESS;
+}
+
+/* One adaptive step of size h = z on y' = -y, y(0) = 1, with atol = 1 and
+ * rtol = 0, so that the library's error norm is the raw estimate |err|. */
+static int one_step_estimate(const mbd_ode_params *p0, double z, double *est, double *err)
+{
+    ch02_problem pr;
+    ch02_problem_init(&pr, CH02_DECAY, 1.0, OMEGA);
+    mbd_ode_params p = *p0;
+    p.h = z;
+    p.atol = 1.0;
+    p.rtol = 0.0;
+    mbd_ode *o = mbd_ode_alloc(&p, 1, ch02_rhs, &pr);
+    if (o == NULL)
+        return GSL_EINVAL;
+    double y = 1.0, t = 0.0;
+    int st = mbd_ode_start(o, t, &y, z);
+    if (st == GSL_SUCCESS)
+        st = mbd_ode_step(o, &t, &y, z);
+    *est = mbd_ode_last_error(o);
+    *err = fabs(y - exp(-z));
+    mbd_ode_free(o);
+    return st;
+}
+
+static int compute_estimates(study *s)
+{
+    const double zs[N_EST] = {0.02, 0.1, 0.3, 1.0, 2.0};
+    const size_t rows[3] = {0, 1, 3};      /* rk4-doubling, rkf23, cash-karp */
+    for (size_t i = 0; i < N_EST; i++) {
+        s->est[i].z = zs[i];
+        for (size_t k = 0; k < 3; k++) {
+            int st = one_step_estimate(&s->step[rows[k]].p, zs[i], &s->est[i].est[k],
+                                       &s->est[i].err[k]);
+            if (st != GSL_SUCCESS)
+                return st;
+        }
+    }
+    return GSL_SUCCESS;
+}
+/* << adaptive */
+
+static int compute_all(study *s)
+{
+    if (s->computed)
+        return GSL_SUCCESS;
+    s->nstab = s->nconv = 0;
+    stability_rows(s);
+    int st = compute_stability(s);
+    if (st != GSL_SUCCESS)
+        return st;
+    convergence_rows(s);
+    compute_convergence(s);
+    st = compute_energy(s);
+    if (st == GSL_SUCCESS)
+        st = compute_steps(s);
+    if (st == GSL_SUCCESS)
+        st = compute_estimates(s);
+    if (st == GSL_SUCCESS)
+        s->computed = 1;
+    return st;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The story                                                                 */
+
+static const char *behaviour(double x)
+{
+    if (x < 1.0)
+        return "monotone decay";
+    if (x == 1.0)
+        return "zero after one step";
+    if (x < 2.0)
+        return "oscillating decay";
+    if (x == 2.0)
+        return "oscillation, constant amplitude";
+    return "oscillating growth";
+}
+
+static void step1(FILE *out)
+{
+    fprintf(out, "Step 1. The schemes of the slides, and the test problems\n");
+    fprintf(out, "  y' = f(t, y) after recasting the equations of motion in state-space form.\n");
+    const char *h[] = {"--method", "document 001", "order", "f per step", "kind"};
+    mbd_table *t = mbd_table_alloc(5, h);
+    for (const ch02_scheme *sc = ch02_schemes; sc->name; sc++) {
+        mbd_table_cell(t, "%s", sc->name);
+        mbd_table_cell(t, "%s", sc->slides);
+        if (sc->kind == MBD_ODE_PECE)
+            mbd_table_cell(t, "k = 2..4");
+        else
+            mbd_table_cell(t, "%u", sc->order);
+        if (sc->kind == MBD_ODE_PECE)
+            mbd_table_cell(t, "m + 1");
+        else if (sc->fevals < 0)
+            mbd_table_cell(t, "iterative");
+        else
+            mbd_table_cell(t, "%d", sc->fevals);
+        const char *kind = sc->adaptive ? "explicit, adaptive"
+                           : sc->kind == MBD_ODE_RK ? "explicit one-step"
+                           : sc->kind == MBD_ODE_AB ? "explicit multistep"
+                           : sc->kind == MBD_ODE_PECE ? "predictor-corrector"
+                           : sc->kind == MBD_ODE_AM ? "implicit multistep"
+                                                    : "implicit one-step";
+        mbd_table_cell(t, "%s", kind);
+    }
+    mbd_table_print(t, out, 2);
+    mbd_table_free(t);
+    fprintf(out, "  Multistep schemes take their first steps with RK4. Implicit ones are solved by\n"
+                 "  Newton's method, exact on the chapter's problems, which are all linear in y.\n"
+                 "  Problems (--problem): decay y' = -alpha y, y(0) = 1 (alpha = %g, the slides');\n"
+                 "  oscillator x'' = -omega^2 x, x(0) = 1 (omega = %g); transient\n"
+                 "  y' = -100 (y - cos t) - sin t, y(0) = 0, y = cos t - exp(-100 t).\n\n",
+            ALPHA, OMEGA);
+}
+
+static void step2(FILE *out)
+{
+    fprintf(out, "Step 2. The slides' coefficient tables, checked\n");
+    fprintf(out, "  (a) Adams coefficients from the slides' Lagrange form, with the factor h restored:\n"
+                 "      y_{n+1} = y_n + h sum_i beta_i f_{n+1-i}, beta_i = (1/h) int L_i(t) dt\n");
+    static const struct {
+        int implicit;
+        unsigned k;
+        double denom;
+        const char *name;
+        double doc[5];
+        int in_doc;
+    } rows[] = {
+        {0, 2, 2, "ab2", {0}, 0},
+        {0, 3, 12, "ab3 (3-step A-B)", {23, -16, 5}, 1},
+        {0, 4, 24, "ab4", {0}, 0},
+        {1, 2, 2, "am2 (trapezoid)", {1, 1}, 1},
+        {1, 3, 12, "am3 (\"two-step A-M\")", {5, 8, -1}, 1},
+        {1, 4, 24, "am4", {0}, 0},
+        {1, 5, 720, "am5 (\"four-step A-M\")", {251, 646, -264, 106, -19}, 1},
+    };
+    const char *h[] = {"formula", "order", "computed beta x D", "D", "document 001"};
+    mbd_table *t = mbd_table_alloc(5, h);
+    int all = 1;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        double beta[5];
+        ch02_adams(rows[i].implicit, rows[i].k, beta);
+        char buf[128] = "";
+        size_t used = 0;
+        int agree = 1;
+        for (unsigned j = 0; j < rows[i].k; j++) {
+            double v = beta[j] * rows[i].denom;
+            used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%.12g", j ? ", " : "",
+                                     v + 0.0);
+            if (rows[i].in_doc && fabs(v - rows[i].doc[j]) > 1e-9)
+                agree = 0;
+        }
+        all &= agree;
+        mbd_table_cell(t, "%s", rows[i].name);
+        mbd_table_cell(t, "%u", rows[i].k);
+        mbd_table_cell(t, "%s", buf);
+        mbd_table_cell(t, "%g", rows[i].denom);
+        mbd_table_cell(t, "%s", !rows[i].in_doc ? "-" : agree ? "same" : "DIFFERENT");
+    }
+    mbd_table_print(t, out, 4);
+    mbd_table_free(t);
+    fprintf(out, "    %s. The slides' \"n-step A-M\" has order\n"
+                 "    n + 1: their two-step A-M is am3, their four-step A-M am5 (order 5); the chapter\n"
+                 "    names Adams formulas by their order.\n",
+            all ? "Every printed coefficient is reproduced" : "Some printed coefficients differ");
+
+    fprintf(out, "  (b) Runge-Kutta tables: the order conditions each row of weights satisfies\n");
+    const char *h2[] = {"table, weights", "stated order", "conditions met to order", "next order's defect"};
+    mbd_table *t2 = mbd_table_alloc(4, h2);
+    struct { const char *name; const mbd_tableau *tb; unsigned stated; } rk[] = {
+        {"RKF 2(3), c_k (Phi_1)", &ch02_tableau_rkf23_phi1, 2},
+        {"RKF 2(3), c-hat_k (Phi_2)", &ch02_tableau_rkf23_phi2, 3},
+        {"Cash-Karp, order 1 row", ch02_tableau_cash_karp_row(1), 1},
+        {"Cash-Karp, order 2 row", ch02_tableau_cash_karp_row(2), 2},
+        {"Cash-Karp, order 3 row", ch02_tableau_cash_karp_row(3), 3},
+        {"Cash-Karp, order 4 row", ch02_tableau_cash_karp_row(4), 4},
+        {"Cash-Karp, order 5 row", ch02_tableau_cash_karp_row(5), 5},
+    };
+    for (size_t i = 0; i < sizeof rk / sizeof rk[0]; i++) {
+        double worst;
+        unsigned p = ch02_tableau_order(rk[i].tb, rk[i].tb->b, 1e-14, &worst);
+        mbd_table_cell(t2, "%s", rk[i].name);
+        mbd_table_cell(t2, "%u", rk[i].stated);
+        mbd_table_cell(t2, "%u", p);
+        if (p < 5)
+            mbd_table_num(t2, worst, 4);
+        else
+            mbd_table_cell(t2, "(order 6 not checked)");
+    }
+    mbd_table_print(t2, out, 4);
+    mbd_table_free(t2);
+    /* the library's tableaux against the slides' tables */
+    double d = 0.0;
+    const mbd_tableau *lib[2] = {&mbd_tableau_rkf23, &mbd_tableau_cash_karp};
+    const mbd_tableau *doc_b[2] = {&ch02_tableau_rkf23_phi2, ch02_tableau_cash_karp_row(5)};
+    const mbd_tableau *doc_bh[2] = {&ch02_tableau_rkf23_phi1, ch02_tableau_cash_karp_row(4)};
+    for (int k = 0; k < 2; k++) {
+        const unsigned S = lib[k]->stages;
+        for (unsigned i = 0; i < S; i++) {
+            d = fmax(d, fabs(lib[k]->c[i] - doc_b[k]->c[i]));
+            d = fmax(d, fabs(lib[k]->b[i] - doc_b[k]->b[i]));
+            d = fmax(d, fabs(lib[k]->bhat[i] - doc_bh[k]->b[i]));
+            for (unsigned j = 0; j < S; j++)
+                d = fmax(d, fabs(lib[k]->a[i * S + j] - doc_b[k]->a[i * S + j]));
+        }
+    }
+    fprintf(out, "    The RKF c_k miss order 3 (sum c alpha^2 = 353/1056, not 1/3; sum c beta alpha =\n"
+                 "    117/704, not 1/6); the c-hat_k miss order 4 (sum c-hat alpha^3 = 53/240, not 1/4).\n"
+                 "    The row beta_3l equals c_l, so f_3 = f(y-hat_{n+1}): first same as last if Phi_1 were\n"
+                 "    propagated. The toolkit's rkf23 propagates Phi_2 (order 3, 4 evaluations a step) and\n"
+                 "    estimates the error with Phi_1. Library tableaux vs the slides' tables: largest\n"
+                 "    difference %.1e (%s).\n\n",
+            d, d == 0.0 ? "identical" : "they differ");
+}
+
+static int step3(FILE *out)
+{
+    fprintf(out, "Step 3. Explicit and implicit Euler on y' = -%g y, y(0) = 1: n = 20 steps\n", ALPHA);
+    ch02_problem pr;
+    ch02_problem_init(&pr, CH02_DECAY, ALPHA, OMEGA);
+    const double hs[] = {0.05, 0.1, 0.15, 0.2, 0.25};
+    const int N = 20;
+    const char *h1[] = {"h", "alpha h", "Euler y_20", "(1 - alpha h)^20", "slides' ^19", "behaviour"};
+    const char *h2[] = {"h", "implicit Euler y_20", "(1 + alpha h)^-20", "behaviour"};
+    mbd_table *t1 = mbd_table_alloc(6, h1), *t2 = mbd_table_alloc(4, h2);
+    int exact_all = 1;
+    for (size_t i = 0; i < sizeof hs / sizeof hs[0]; i++) {
+        const double h = hs[i], x = h * ALPHA;
+        mbd_ode_params pe, pi;
+        params_of("euler", 4, 1, 1, h, &pe);
+        params_of("implicit-euler", 4, 1, 1, h, &pi);
+        ch02_result re, ri;
+        int st = ch02_solve(&pe, &pr, N * h, 0.0, NULL, NULL, &re);
+        if (st == GSL_SUCCESS)
+            st = ch02_solve(&pi, &pr, N * h, 0.0, NULL, NULL, &ri);
+        if (st != GSL_SUCCESS)
+            return st;
+        const double cf = pow(1 - x, N), cfi = pow(1 + x, -N);
+        exact_all &= fabs(re.y[0] - cf) <= 1e-13 * fmax(fabs(cf), 1e-300) || (cf == 0 && re.y[0] == 0);
+        exact_all &= fabs(ri.y[0] - cfi) <= 1e-13 * cfi;
+        mbd_table_cell(t1, "%g", h);
+        mbd_table_cell(t1, "%g", x);
+        mbd_table_cell(t1, "%.6e", re.y[0] + 0.0);
+        mbd_table_cell(t1, "%.6e", cf + 0.0);
+        mbd_table_cell(t1, "%.6e", pow(1 - x, N - 1) + 0.0);
+        mbd_table_cell(t1, "%s", behaviour(x));
+        mbd_table_cell(t2, "%g", h);
+        mbd_table_cell(t2, "%.6e", ri.y[0]);
+        mbd_table_cell(t2, "%.6e", cfi);
+        mbd_table_cell(t2, "monotone decay");
+    }
+    mbd_table_print(t1, out, 2);
+    mbd_table_print(t2, out, 2);
+    mbd_table_free(t1);
+    mbd_table_free(t2);
+    fprintf(out, "  %s y_n = (1 - alpha h)^n y_0 and y_n = (1 + alpha h)^-n y_0 to rounding;\n"
+                 "  the slides' y_{n+1} = (1 - alpha h)^n y_0 is one power short. Explicit Euler decays\n"
+                 "  only for 0 < alpha h < 2 (the slides' h < 2/alpha); implicit Euler for every h > 0.\n\n",
+            exact_all ? "Both runs equal" : "The runs DIFFER from");
+    return GSL_SUCCESS;
+}
+
+static int step4(FILE *out)
+{
+    fprintf(out, "Step 4. Implicit Euler: y_{n+1} = y_n + h f(y_{n+1}) solved two ways (t = 0 ... 2)\n");
+    ch02_problem pr;
+    ch02_problem_init(&pr, CH02_DECAY, ALPHA, OMEGA);
+    const double xs[] = {0.25, 0.5, 0.8, 1.25, 5.0};
+    const char *h[] = {"alpha h", "fixed point: iterations/step", "y(2)", "Newton: iterations/step", "y(2)", "(1 + alpha h)^-n"};
+    mbd_table *t = mbd_table_alloc(6, h);
+    for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++) {
+        const double hh = xs[i] / ALPHA;
+        mbd_ode_params pf, pn;
+        params_of("implicit-euler", 4, 1, 1, hh, &pf);
+        pf.fixed_point = 1;
+        params_of("implicit-euler", 4, 1, 1, hh, &pn);
+        ch02_result rf, rn;
+        int sf = ch02_solve(&pf, &pr, 2.0, 0.0, NULL, NULL, &rf);
+        int sn = ch02_solve(&pn, &pr, 2.0, 0.0, NULL, NULL, &rn);
+        if (sn != GSL_SUCCESS)
+            return sn;
+        mbd_table_cell(t, "%g", xs[i]);
+        if (sf == GSL_SUCCESS) {
+            mbd_table_cell(t, "%.1f", (double)rf.stats.ode.iterations / (double)rf.stats.ode.steps);
+            mbd_table_cell(t, "%.6e", rf.y[0]);
+        } else {
+            mbd_table_cell(t, "diverges (step %ld)", rf.stats.ode.steps + 1);
+            mbd_table_cell(t, "-");
+        }
+        mbd_table_cell(t, "%.1f", (double)rn.stats.ode.iterations / (double)rn.stats.ode.steps);
+        mbd_table_cell(t, "%.6e", rn.y[0]);
+        mbd_table_cell(t, "%.6e", pow(1 + xs[i], -2.0 / hh));
+    }
+    mbd_table_print(t, out, 2);
+    mbd_table_free(t);
+    fprintf(out, "  Fixed-point iteration y^{k+1} = y_n + h f(y^k) contracts by h |df/dy| = alpha h per\n"
+                 "  iteration: it converges only for alpha h < 1, i.e. h < %g here, which gives away the\n"
+                 "  A-stability it was meant to deliver. Newton's method converges at every h (in one\n"
+                 "  correction for a linear f, plus one to confirm it). For an Adams-Moulton corrector with\n"
+                 "  leading weight beta_0 the same iteration needs alpha h beta_0 < 1: trapezoid 2,\n"
+                 "  am3 2.4, am4 2.67, am5 2.87.\n"
+                 "  The slides' condition |1/(1 + alpha h)| < 1 holds for h > 0 OR h < -2/alpha (the\n"
+                 "  slides write \"and\", which no h satisfies).\n\n",
+            1.0 / ALPHA);
+    return GSL_SUCCESS;
+}
+
+static void step5(FILE *out, const study *s)
+{
+    fprintf(out, "Step 5. The step at which each scheme turns unstable on y' = -%g y\n", ALPHA);
+    fprintf(out, "  measured: the library runs the scheme for %d steps at h = x/alpha; stable when\n"
+                 "  |y| does not grow over the run's last quarter; a scan x = 0.05 x 1.05^k, then bisection.\n"
+                 "  theory: the first x where a root zeta of the characteristic polynomial at z = -x\n"
+                 "  leaves the unit circle. Limits in x = h alpha; \"h limit\" at alpha = 10.\n",
+            CH02_STABILITY_STEPS);
+    const char *h[] = {"scheme", "document 001", "theory", "measured", "difference", "h limit", "runs"};
+    mbd_table *t = mbd_table_alloc(7, h);
+    for (size_t i = 0; i < s->nstab; i++) {
+        const stab_row *r = &s->stab[i];
+        mbd_table_cell(t, "%s", r->label);
+        mbd_table_cell(t, "%s", r->slides);
+        if (r->theory_found)
+            mbd_table_cell(t, "%.4f", r->x_theory);
+        else
+            mbd_table_cell(t, "none (A-stable)");
+        if (r->found)
+            mbd_table_cell(t, "%.4f", r->x_measured);
+        else
+            mbd_table_cell(t, "stable to %g", X_MAX);
+        if (r->found && r->theory_found)
+            mbd_table_cell(t, "%+.1e", r->x_measured - r->x_theory);
+        else
+            mbd_table_cell(t, "-");
+        if (r->found)
+            mbd_table_cell(t, "%.5f", r->x_measured / ALPHA);
+        else
+            mbd_table_cell(t, "any");
+        mbd_table_cell(t, "%ld", r->runs);
+    }
+    mbd_table_print(t, out, 2);
+    mbd_table_free(t);
+    fprintf(out, "  The slides give h < 2/alpha for Euler and \"any h > 0\" for implicit Euler: both\n"
+                 "  reproduced. As the slides say, higher-order Runge-Kutta is more stable (2, 2, 2.51 for\n"
+                 "  order 3, 2.79) and higher-order Adams-Bashforth less (1, 0.545, 0.3); the implicit\n"
+                 "  Adams-Moulton formulas reach much further (6, 3, 1.84) and the trapezoid never fails.\n"
+                 "  A predictor-corrector sits between its two parts, and more corrections do not\n"
+                 "  approach the corrector's stability: P(EC)^m converges to it only while |h beta_0 z| < 1.\n\n");
+}
+
+static void step6(FILE *out, const study *s)
+{
+    fprintf(out, "Step 6. Just below and just above: the amplification per step, measured and theory\n");
+    fprintf(out, "  measured: the growth of |y| per step over the last %d of %d steps; theory: max |zeta|\n",
+            CH02_STABILITY_STEPS / 4, CH02_STABILITY_STEPS);
+    const char *h[] = {"scheme", "0.98 x*: measured", "theory", "|y_2000|", "1.02 x*: measured", "theory", "|y_2000|"};
+    mbd_table *t = mbd_table_alloc(7, h);
+    for (size_t i = 0; i < s->nstab; i++) {
+        const stab_row *r = &s->stab[i];
+        if (!r->theory_found)
+            continue;
+        mbd_table_cell(t, "%s", r->label);
+        mbd_table_cell(t, "%.6f", r->below.growth);
+        mbd_table_cell(t, "%.6f", r->r_below);
+        mbd_table_cell(t, "%.2e", r->below.y_end);
+        if (r->above.blowup_step > 0) {
+            mbd_table_cell(t, "blows up at step %ld", r->above.blowup_step);
+            mbd_table_cell(t, "%.6f", r->r_above);
+            mbd_table_cell(t, "> 1e100");
+        } else {
+            mbd_table_cell(t, "%.6f", r->above.growth);
+            mbd_table_cell(t, "%.6f", r->r_above);
+            mbd_table_cell(t, "%.2e", r->above.y_end);
+        }
+    }
+    mbd_table_print(t, out, 2);
+    mbd_table_free(t);
+    fprintf(out, "  Below the limit every scheme decays, above it every one grows, by the factor its\n"
+                 "  characteristic polynomial predicts. A multistep scheme grows from the tiny part of\n"
+                 "  its start that excites the parasitic root, so |y| may still be small after 2000\n"
+                 "  steps; the growth per step tells.\n\n");
+}
+
+static void step7(FILE *out, const study *s)
+{
+    fprintf(out, "Step 7. Convergence: the error as h halves, observed order log2 e(h)/e(h/2)\n");
+    fprintf(out, "  decay: y' = -10 y, error at t = 1, h0 = 0.01 (order 5: 0.04), then h0/2, h0/4, h0/8;\n"
+                 "  transient: y' = -100 (y - cos t) - sin t, error at t = 0.05, h0 = 0.002 (order 5: 0.005)\n");
+    const char *h[] = {"scheme", "nominal", "decay e(h0)", "e(h0/8)", "observed", "transient e(h0/8)", "observed"};
+    mbd_table *t = mbd_table_alloc(7, h);
+    for (size_t i = 0; i < s->nconv; i++) {
+        const conv_row *r = &s->conv[i];
+        mbd_table_cell(t, "%s", r->label);
+        mbd_table_cell(t, "%u", r->order);
+        mbd_table_num(t, r->err[0], 3);
+        mbd_table_num(t, r->err[3], 3);
+        if (isfinite(r->ord[3]))
+            mbd_table_cell(t, "%.2f%s", r->ord[3], r->note ? " *" : "");
+        else
+            mbd_table_cell(t, "-");
+        mbd_table_num(t, r->err_tr[3], 3);
+        if (isfinite(r->ord_tr[3]))
+            mbd_table_cell(t, "%.2f", r->ord_tr[3]);
+        else
+            mbd_table_cell(t, "-");
+    }
+    mbd_table_print(t, out, 2);
+    mbd_table_free(t);
+    fprintf(out, "  * Fehlberg's order-2 formula: its third-order error terms are only +-1/2112, so at\n"
+                 "    ordinary steps it looks third order or better; order 2 shows only once h lambda\n"
+                 "    is below about 1e-3 (the second row).\n"
+                 "  The slides' \"error O(h^p)\" is the global error; a step's local error is O(h^(p+1)).\n"
+                 "  On the linear decay problem midpoint, Heun and Ralston are identical (one R(z)); on\n"
+                 "  the non-autonomous problem they differ.\n\n");
+}
+
+static void step8(FILE *out, const study *s)
+{
+    fprintf(out, "Step 8. Energy on the undamped oscillator x'' = -x, h omega = y = %g, t = 0 ... %g\n",
+            H_ENERGY * OMEGA, T_ENERGY);
+    const char *h[] = {"scheme", "E(20)/E(0)", "per step", "|R(iy)|^2", "closed form", "value", "max rel. dev."};
+    mbd_table *t = mbd_table_alloc(7, h);
+    for (size_t i = 0; i < s->nenergy; i++) {
+        const energy_row *r = &s->energy[i];
+        mbd_table_cell(t, "%s", r->method);
+        mbd_table_cell(t, "%.8f", r->ratio_end);
+        mbd_table_cell(t, "%.12f", r->factor);
+        if (r->one_step)
+            mbd_table_cell(t, "%.12f", r->theory);
+        else
+            mbd_table_cell(t, "-");
+        mbd_table_cell(t, "%s", r->closed_text);
+        if (r->one_step) {
+            mbd_table_cell(t, "%.12f", r->closed);
+            mbd_table_num(t, r->max_dev, 2);
+        } else {
+            mbd_table_cell(t, "-");
+            mbd_table_cell(t, "-");
+        }
+    }
+    mbd_table_print(t, out, 2);
+    mbd_table_free(t);
+    fprintf(out, "  A one-step scheme multiplies the state by R(z) with z = +-i h omega, so the energy\n"
+                 "  by |R(i h omega)|^2 each step, exactly: explicit Euler gains 1 + (h omega)^2 (%.0f%%\n"
+                 "  a step here), implicit Euler loses as much, RK4 loses 1.4e-8 a step, the trapezoid\n"
+                 "  keeps it. Multistep schemes have no single factor.\n\n",
+            100 * H_ENERGY * H_ENERGY * OMEGA * OMEGA);
+}
+
+static int step9(FILE *out, study *s)
+{
+    fprintf(out, "Step 9. Step-size control on the transient problem, t = 0 ... %g, rtol = atol = %g\n",
+            T_STEP, TOL_STEP);
+    ch02_problem pr;
+    ch02_problem_init(&pr, CH02_TRANSIENT, ALPHA, OMEGA);
+    const double hs[] = {0.05, 0.02, 0.002};
+    fprintf(out, "  (a) fixed-step RK4:\n");
+    const char *hf[] = {"h", "h x 100", "steps", "result"};
+    mbd_table *tf = mbd_table_alloc(4, hf);
+    for (size_t i = 0; i < sizeof hs / sizeof hs[0]; i++) {
+        mbd_ode_params p;
+        params_of("rk4", 4, 1, 1, hs[i], &p);
+        ch02_result r;
+        int st = ch02_solve(&p, &pr, T_STEP, 0.0, NULL, NULL, &r);
+        mbd_table_cell(tf, "%g", hs[i]);
+        mbd_table_cell(tf, "%g", hs[i] * CH02_TRANSIENT_RATE);
+        mbd_table_cell(tf, "%ld", r.stats.ode.steps);
+        if (st != GSL_SUCCESS)
+            mbd_table_cell(tf, "blows up: non-finite at t = %.3g", r.fail.time);
+        else if (r.max_error > 1.0)
+            mbd_table_cell(tf, "unstable: |y| reaches %.2e", r.max_error);
+        else
+            mbd_table_cell(tf, "max |error| %.2e", r.max_error);
+    }
+    mbd_table_print(tf, out, 4);
+    mbd_table_free(tf);
+    fprintf(out, "      A step that suits cos t (0.05) is unstable for the fast mode exp(-100 t); a\n"
+                 "      fixed step small enough for the transient is wasted on the rest.\n");
+
+    fprintf(out, "  (b) adaptive: accept when err <= 1, err the RMS of estimate / (atol + rtol |y|);\n"
+                 "      next h = h min(5, max(0.2, 0.9 err^(-1/(q+1)))), q the lower order of the pair\n");
+    const char *ha[] = {"scheme", "accepted", "rejected", "f evals", "max |error|", "/ tol", "|error(2)|", "/ tol"};
+    mbd_table *ta = mbd_table_alloc(8, ha);
+    for (size_t i = 0; i < s->nstep; i++) {
+        const step_row *r = &s->step[i];
+        mbd_table_cell(ta, "%s", r->label);
+        mbd_table_cell(ta, "%ld", r->r.stats.ode.steps);
+        mbd_table_cell(ta, "%ld", r->r.stats.ode.rejected);
+        mbd_table_cell(ta, "%ld", r->r.stats.ode.fevals);
+        mbd_table_num(ta, r->r.max_error, 3);
+        mbd_table_cell(ta, "%.2f", r->r.max_error / TOL_STEP);
+        mbd_table_num(ta, r->r.error, 3);
+        mbd_table_cell(ta, "%.2f", r->r.error / TOL_STEP);
+    }
+    mbd_table_print(ta, out, 4);
+    mbd_table_free(ta);
+    fprintf(out, "      Step doubling and Cash-Karp hold the error near the tolerance; the slides'\n"
+                 "      Fehlberg 2(3) pair misses it by a factor of about 50, whichever of its two\n"
+                 "      solutions is propagated. (d) shows why.\n");
+
+    fprintf(out, "  (c) the step sizes: after the transient cos t alone would allow far longer steps\n");
+    const char *hb[] = {"scheme", "h min", "h max", "late h x 100", "formula's limit", "steps on y' = -sin t"};
+    mbd_table *tb = mbd_table_alloc(6, hb);
+    for (size_t i = 0; i < s->nstep; i++) {
+        const step_row *r = &s->step[i];
+        mbd_table_cell(tb, "%s", r->label);
+        mbd_table_num(tb, r->hmin, 3);
+        mbd_table_num(tb, r->hmax, 3);
+        mbd_table_cell(tb, "%.3f", r->late_x);
+        if (r->p.doubling)
+            mbd_table_cell(tb, "%.3f (2 x %.3f)", 2 * r->x_limit, r->x_limit);
+        else
+            mbd_table_cell(tb, "%.3f", r->x_limit);
+        mbd_table_cell(tb, "%ld", r->smooth_steps);
+    }
+    mbd_table_print(tb, out, 4);
+    mbd_table_free(tb);
+    fprintf(out, "      On y' = -sin t, the same solution without the fast mode, the schemes need 9 to\n"
+                 "      19 steps. On the transient problem the steps stay near h x 100 = 2 long after\n"
+                 "      exp(-100 t) has died out: an explicit formula must keep the fast mode's factor\n"
+                 "      R(-100 h) small, on the propagated solution and in the error estimate alike, so\n"
+                 "      the fastest time scale dictates the step, as the slides' general comments say.\n");
+
+    fprintf(out, "  (d) one step of h = z on y' = -y: the library's error estimate beside the true error\n"
+                 "      of the solution it propagates\n");
+    const char *hd[] = {"z", "rk4-doubling est.", "error", "rkf23 est.", "error", "error / est.", "cash-karp est.", "error"};
+    mbd_table *td = mbd_table_alloc(8, hd);
+    for (size_t i = 0; i < N_EST; i++) {
+        const estimate_row *e = &s->est[i];
+        mbd_table_cell(td, "%g", e->z);
+        mbd_table_num(td, e->est[0], 3);
+        mbd_table_num(td, e->err[0], 3);
+        mbd_table_num(td, e->est[1], 3);
+        mbd_table_num(td, e->err[1], 3);
+        mbd_table_cell(td, "%.1f", e->err[1] / e->est[1]);
+        mbd_table_num(td, e->est[2], 3);
+        mbd_table_num(td, e->err[2], 3);
+    }
+    mbd_table_print(td, out, 4);
+    mbd_table_free(td);
+    fprintf(out, "      An embedded estimate is the difference of two formulas. Fehlberg chose c_k so\n"
+                 "      that Phi_1's third-order error terms are tiny (+-1/2112 against 1/6 for a plain\n"
+                 "      second-order method): Phi_1 and Phi_2 then err by nearly the same h^4 term, which\n"
+                 "      their difference cannot see: the estimate is 6 to 14 times too small once\n"
+                 "      z > 0.1, and the errors of many steps add up. Step doubling's\n"
+                 "      (eta(H/2) - eta(H))/15 estimates its error well; Cash-Karp's order-4 row errs\n"
+                 "      on the safe side for the order-5 solution it propagates.\n");
+
+    const step_row *r = &s->step[0];   /* rk4-doubling */
+    fprintf(out, "  (e) the first steps of rk4-doubling (estimate: err of the accepted step, <= 1)\n");
+    const char *hs2[] = {"step", "t", "h", "estimate"};
+    mbd_table *t2 = mbd_table_alloc(4, hs2);
+    for (size_t k = 0; k < r->n && k < 6; k++) {
+        mbd_table_cell(t2, "%zu", k + 1);
+        mbd_table_cell(t2, "%.4e", r->t[k]);
+        mbd_table_cell(t2, "%.4e", r->h[k]);
+        mbd_table_cell(t2, "%.3f", r->est[k]);
+    }
+    mbd_table_print(t2, out, 4);
+    mbd_table_free(t2);
+    fprintf(out, "      The first step is the one chosen by the starting rule (Hairer, Norsett and Wanner's);\n"
+                 "      then h grows by at most 5 a step, and the estimate settles below 0.9^5 = 0.59,\n"
+                 "      where the controller aims.\n");
+    fprintf(out, "  (f) the accepted steps that followed a rejection (the attempt was longer)\n");
+    const char *hs3[] = {"scheme", "step", "t", "h", "estimate", "attempts rejected"};
+    mbd_table *t3 = mbd_table_alloc(6, hs3);
+    int rows = 0;
+    for (size_t i = 0; i < s->nstep; i++) {
+        const step_row *q = &s->step[i];
+        long prev = 0;
+        for (size_t k = 0; k < q->n && rows < 14; k++) {
+            if (q->rej[k] > prev) {
+                mbd_table_cell(t3, "%s", q->label);
+                mbd_table_cell(t3, "%zu", k + 1);
+                mbd_table_cell(t3, "%.4e", q->t[k]);
+                mbd_table_cell(t3, "%.4e", q->h[k]);
+                mbd_table_cell(t3, "%.3f", q->est[k]);
+                mbd_table_cell(t3, "%ld", q->rej[k] - prev);
+                rows++;
+            }
+            prev = q->rej[k];
+        }
+    }
+    mbd_table_print(t3, out, 4);
+    mbd_table_free(t3);
+    fprintf(out, "      The rejections come late, where the step has grown to about the propagated\n"
+                 "      formula's stability limit (rkf23: h x 100 = 2.5 against 2.46): the fast mode,\n"
+                 "      amplified, trips the estimate, the step shrinks, and the cycle repeats.\n");
+    fprintf(out, "\n");
+    return GSL_SUCCESS;
+}
+
+static void step10(FILE *out)
+{
+    fprintf(out, "Step 10. Where the slides are wrong or incomplete, and what the chapter does\n");
+    fprintf(out,
+            "  - Euler: y(t_0 + h) = y(t_0) + h f(y_0, t) should read f(y_0, t_0).\n"
+            "  - Closed forms: y_n = (1 - alpha h)^n y_0 (Euler) and y_n = (1 + alpha h)^-n y_0\n"
+            "    (implicit Euler); the slides write y_{n+1} on the left (Step 3).\n"
+            "  - Implicit Euler stability: h > 0 OR h < -2/alpha, not \"and\" (Step 4).\n"
+            "  - Fixed-point iteration converges only for h |df/dy| < 1; for stiff problems use\n"
+            "    Newton (Step 4).\n"
+            "  - Adams form: y_{n+1} = y_n + h sum beta_i f_{n+1-i}; the factor h is missing (Step 2).\n"
+            "  - \"An n-step A-M has order n + 1\": the two-step A-M is order 3 (am3), the four-step\n"
+            "    order 5 (am5); the chapter names them by order (Step 2).\n"
+            "  - \"Error O(h^p)\" is the global error; the local error is O(h^(p+1)) (Step 7).\n"
+            "  - Step-size control: e_p(t_0 + h) = e_p'(t_0) h^(p+1) mixes e_p with h^p e_p; the rule\n"
+            "    \"H/h >> 2\" has no threshold, no acceptance branch and no safety factor (the slide's\n"
+            "    next bullet is empty); the chapter uses err <= 1 to accept and a safety factor 0.9\n"
+            "    (Step 9, exercise 02.3).\n"
+            "  - Step doubling with RK4 costs 7 more evaluations than one step (11 in all), not 2.\n"
+            "  - P(EC)^m: whether f is evaluated after the last correction is not said; the chapter's\n"
+            "    schemes do (P(EC)^m E), so f_{n+1} belongs to y_{n+1}.\n"
+            "  - The \"Runge-Kutta-Fehlberg\" table is Fehlberg's 2(3) pair, not the familiar 4(5)\n"
+            "    (Step 2); the Cash-Karp table's stray \"8\" and \"(5)\" cells are extraction debris.\n"
+            "  - The stability figures (RK, A-B, A-M, P(EC)^m) and the three alpha = 10 figures have\n"
+            "    no data in the text; the chapter draws them (--plot).\n");
+}
+
+static int story(FILE *out, study *s)
+{
+    int st = compute_all(s);
+    if (st != GSL_SUCCESS)
+        return st;
+    fprintf(out, "Chapter 02 -- Integrators: stability, order, energy and step-size control\n");
+    fprintf(out, "Reproduces document 001 (Chandramouli 2023), Sec. 3 \"Numerical Methods\".\n\n");
+    step1(out);
+    step2(out);
+    st = step3(out);
+    if (st == GSL_SUCCESS)
+        st = step4(out);
+    if (st != GSL_SUCCESS)
+        return st;
+    step5(out, s);
+    step6(out, s);
+    step7(out, s);
+    step8(out, s);
+    st = step9(out, s);
+    if (st != GSL_SUCCESS)
+        return st;
+    step10(out);
+    return GSL_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The scheme summary (--summary alone)                                      */
+
+static int scheme_summary(FILE *out, study *s)
+{
+    int st = compute_all(s);
+    if (st != GSL_SUCCESS)
+        return st;
+    char key[80];
+    int bad = 0;
+    for (const ch02_scheme *sc = ch02_schemes; sc->name; sc++) {
+        ch02_settings set;
+        ch02_settings_default(&set);
+        key_of(key, sizeof key, "order_", sc->name);
+        bad |= mbd_summary_long(out, key, (long)ch02_order(sc, &set));
+        const char *cm = strcmp(sc->name, "rk4-doubling") == 0 ? "rk4" : sc->name;
+        for (size_t i = 0; i < s->nconv; i++)
+            if (s->conv[i].method && strcmp(s->conv[i].method, cm) == 0) {
+                key_of(key, sizeof key, "observed_order_", sc->name);
+                bad |= mbd_summary_double(out, key, s->conv[i].ord[3]);
+                break;
+            }
+        for (size_t i = 0; i < s->nstab; i++) {
+            const stab_row *r = &s->stab[i];
+            /* rk4-doubling propagates RK4 steps; midpoint and ralston share Heun's R(z) */
+            const char *m = strcmp(sc->name, "rk4-doubling") == 0 ? "rk4"
+                            : strcmp(sc->name, "midpoint") == 0 || strcmp(sc->name, "ralston") == 0
+                                ? "heun"
+                                : sc->name;
+            if (r->method == NULL || strcmp(r->method, m) != 0)
+                continue;
+            if (r->theory_found) {
+                key_of(key, sizeof key, "limit_", sc->name);
+                bad |= mbd_summary_double(out, key, r->x_theory);
+            } else {
+                key_of(key, sizeof key, "a_stable_", sc->name);
+                bad |= mbd_summary_long(out, key, 1);
+            }
+            if (r->found) {
+                key_of(key, sizeof key, "limit_measured_", sc->name);
+                bad |= mbd_summary_double(out, key, r->x_measured);
+            } else {
+                key_of(key, sizeof key, "stable_to_", sc->name);
+                bad |= mbd_summary_double(out, key, X_MAX);
+            }
+            break;
+        }
+    }
+    for (size_t i = 0; i < s->nenergy; i++)
+        if (s->energy[i].one_step) {
+            key_of(key, sizeof key, "energy_factor_", s->energy[i].method);
+            bad |= mbd_summary_double(out, key, s->energy[i].factor);
+        }
+    for (size_t i = 0; i < s->nstep; i++) {
+        if (s->step[i].method == NULL)
+            continue;
+        key_of(key, sizeof key, "transient_error_", s->step[i].method);
+        bad |= mbd_summary_double(out, key, s->step[i].r.max_error);
+    }
+    return bad ? MBD_ENONFINITE : GSL_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Figures                                                                   */
+
+static int figure_stability(const char *prefix, study *s, mbd_failure *fail)
+{
+    enum { NT = 720, CAP = 16 * (NT + 2) * 2 };
+    typedef struct { const char *label; mbd_ode_params p; } curve;
+    mbd_ode_params p;
+    curve rk[6], ab[3], am[5], pc[6];
+    size_t nrk = 0, nab = 0, nam = 0, npc = 0;
+    params_tableau(&mbd_tableau_euler, 0.01, &p);
+    rk[nrk++] = (curve){"order 1 (Euler)", p};
+    params_tableau(&mbd_tableau_heun, 0.01, &p);
+    rk[nrk++] = (curve){"order 2", p};
+    params_tableau(&ch02_tableau_rk3, 0.01, &p);
+    rk[nrk++] = (curve){"order 3", p};
+    params_tableau(&mbd_tableau_rk4, 0.01, &p);
+    rk[nrk++] = (curve){"order 4 (rk4)", p};
+    params_tableau(&mbd_tableau_rkf23, 0.01, &p);
+    rk[nrk++] = (curve){"rkf23", p};
+    params_tableau(&mbd_tableau_cash_karp, 0.01, &p);
+    rk[nrk++] = (curve){"cash-karp", p};
+    for (unsigned k = 2; k <= 4; k++) {
+        params_of(k == 2 ? "ab2" : k == 3 ? "ab3" : "ab4", 4, 1, 1, 0.01, &p);
+        ab[nab++] = (curve){k == 2 ? "ab2" : k == 3 ? "ab3" : "ab4", p};
+    }
+    static const char *const amn[] = {"implicit-euler", "am2", "am3", "am4", "am5"};
+    for (size_t i = 0; i < 5; i++) {
+        params_of(amn[i], 4, 1, 1, 0.01, &p);
+        am[nam++] = (curve){amn[i], p};
+    }
+    for (unsigned k = 2; k <= 4; k++) {
+        params_of("pece", k, 1, 1, 0.01, &p);
+        pc[npc++] = (curve){k == 2 ? "pece k = 2" : k == 3 ? "pece k = 3" : "pece k = 4", p};
+    }
+    params_of("pece", 4, 2, 1, 0.01, &p);
+    pc[npc++] = (curve){"pece k = 4, m = 2", p};
+    params_tableau(ch02_tableau_pec(2), 0.01, &p);
+    pc[npc++] = (curve){"Euler+trapezoid m = 2", p};
+    params_tableau(ch02_tableau_pec(3), 0.01, &p);
+    pc[npc++] = (curve){"Euler+trapezoid m = 3", p};
+
+    const curve *groups[4] = {rk, ab, am, pc};
+    const size_t counts[4] = {nrk, nab, nam, npc};
+    const double zmax[4] = {8, 4, 12, 6};
+    static const char *const titles[4] = {
+        "Runge-Kutta: |R(z)| = 1", "Adams-Bashforth", "Adams-Moulton (stable outside its curve: implicit Euler)",
+        "Predictor-corrector P(EC)^m E"};
+    static const char *const ranges[4] = {
+        "set xrange [-5:1.5]\nset yrange [-3.6:6]",
+        "set xrange [-2.2:0.6]\nset yrange [-1.1:1.6]",
+        "set xrange [-7:3]\nset yrange [-3.5:6.5]",
+        "set xrange [-3:1.2]\nset yrange [-2.4:4.4]"};
+    double *buf = malloc(2 * 4 * 6 * CAP * sizeof *buf);
+    if (buf == NULL)
+        return mbd_failure_set(fail, GSL_ENOMEM, NAN, "out of memory");
+    mbd_series series[4][6];
+    mbd_panel panels[4];
+    char extra[4][256];
+    size_t used = 0;
+    for (int g = 0; g < 4; g++) {
+        for (size_t i = 0; i < counts[g]; i++) {
+            ch02_charpoly cp;
+            double *re = buf + used, *im = buf + used + CAP;
+            size_t n = 0;
+            if (ch02_charpoly_of(&groups[g][i].p, &cp) == GSL_SUCCESS)
+                n = ch02_boundary_locus(&cp, NT, zmax[g], re, im, CAP);
+            used += 2 * CAP;
+            series[g][i] = (mbd_series){groups[g][i].label, re, im, n, "lines", 0};
+        }
+        snprintf(extra[g], sizeof extra[g],
+                 "%s\nset size ratio -1\nset xzeroaxis lt -1\nset yzeroaxis lt -1\n"
+                 "set key top left box opaque font ',10'", ranges[g]);
+        panels[g] = (mbd_panel){.title = titles[g], .xlabel = "Re h lambda",
+                                .ylabel = "Im h lambda", .series = series[g],
+                                .nseries = counts[g], .extra = extra[g]};
+    }
+    const mbd_figure fig = {.title = "Stability boundaries in the complex h lambda plane (document 001)",
+                            .rows = 2, .cols = 2, .width = 1100, .height = 1000, .panels = panels};
+    char path[1024];
+    int st = mbd_plot_svg(mbd_plot_path(path, sizeof path, prefix, "stability"), &fig, fail);
+    free(buf);
+    (void)s;
+    return st;
+}
+
+typedef struct {
+    double t[64], y[64];
+    size_t n;
+} history;
+
+static int history_output(void *ctx, double t, const double y[], const mbd_run_info *info,
+                          mbd_failure *fail)
+{
+    (void)info;
+    (void)fail;
+    history *hist = ctx;
+    if (hist->n < 64) {
+        hist->t[hist->n] = t;
+        hist->y[hist->n] = y[0];
+        hist->n++;
+    }
+    return GSL_SUCCESS;
+}
+
+static int figure_euler(const char *prefix, mbd_failure *fail)
+{
+    ch02_problem pr;
+    ch02_problem_init(&pr, CH02_DECAY, ALPHA, OMEGA);
+    static const struct { const char *method; double h; int panel; const char *label; } runs[] = {
+        {"euler", 0.05, 0, "Euler, h = 0.05"},
+        {"euler", 0.02, 0, "Euler, h = 0.02"},
+        {"euler", 0.15, 1, "Euler, h = 0.15 (alpha h = 1.5)"},
+        {"euler", 0.22, 1, "Euler, h = 0.22 (alpha h = 2.2)"},
+        {"implicit-euler", 0.05, 2, "implicit Euler, h = 0.05"},
+        {"implicit-euler", 0.25, 2, "implicit Euler, h = 0.25"},
+        {"implicit-euler", 0.5, 2, "implicit Euler, h = 0.5"},
+    };
+    enum { NR = sizeof runs / sizeof runs[0] };
+    static history hist[NR];
+    double te[201], ye[201];
+    for (int i = 0; i <= 200; i++) {
+        te[i] = 0.01 * i;
+        ye[i] = exp(-ALPHA * te[i]);
+    }
+    mbd_series ser[3][4];
+    size_t ns[3] = {0, 0, 0};
+    for (int g = 0; g < 3; g++)
+        ser[g][ns[g]++] = (mbd_series){"exact exp(-10 t)", te, ye, 201, "lines lc rgb 'black'", 0};
+    for (size_t i = 0; i < NR; i++) {
+        mbd_ode_params p;
+        params_of(runs[i].method, 4, 1, 1, runs[i].h, &p);
+        hist[i].n = 0;
+        ch02_result r;
+        int st = ch02_solve(&p, &pr, 2.0, 0.0, history_output, &hist[i], &r);
+        if (st != GSL_SUCCESS)
+            return mbd_failure_set(fail, st, NAN, "the figure's %s run failed", runs[i].label);
+        const int g = runs[i].panel;
+        ser[g][ns[g]++] = (mbd_series){runs[i].label, hist[i].t, hist[i].y, hist[i].n,
+                                      "linespoints pt 7 ps 0.6", 0};
+    }
+    static const char *const titles[3] = {"Convergence of Euler (alpha = 10)",
+                                          "Instability of Euler (alpha = 10)",
+                                          "Implicit Euler (alpha = 10)"};
+    static const char *const extras[3] = {"set yrange [-0.1:1.05]\nset xrange [0:1]",
+                                          "set yrange [-3:3]\nset xrange [0:2]",
+                                          "set yrange [-0.1:1.05]\nset xrange [0:2]"};
+    mbd_panel panels[3];
+    for (int g = 0; g < 3; g++)
+        panels[g] = (mbd_panel){.title = titles[g], .xlabel = "t", .ylabel = "y",
+                                .series = ser[g], .nseries = ns[g], .extra = extras[g]};
+    const mbd_figure fig = {.title = "dy/dt = -10 y, y(0) = 1: the three alpha = 10 figures of document 001",
+                            .rows = 1, .cols = 3, .width = 1350, .height = 450, .panels = panels};
+    char path[1024];
+    return mbd_plot_svg(mbd_plot_path(path, sizeof path, prefix, "euler"), &fig, fail);
+}
+
+static int figure_energy(const char *prefix, const study *s, mbd_failure *fail)
+{
+    mbd_series left[N_ENERGY], right[N_ENERGY];
+    static double dev[N_ENERGY][256];
+    /* one colour per scheme in both panels */
+    static const char *const style[N_ENERGY] = {
+        "lines lc rgb '#9400d3'", "lines lc rgb '#009e73'", "lines lc rgb '#56b4e9'",
+        "lines lc rgb '#e69f00'", "lines lc rgb '#0072b2'", "lines lc rgb '#d55e00'",
+        "lines lc rgb '#cc79a7'"};
+    size_t nl = 0, nr = 0;
+    for (size_t i = 0; i < s->nenergy; i++) {
+        const energy_row *r = &s->energy[i];
+        left[nl++] = (mbd_series){r->method, r->t, r->E, r->n, style[i], 0};
+        if (strcmp(r->method, "euler") == 0 || strcmp(r->method, "implicit-euler") == 0)
+            continue;
+        for (size_t k = 0; k < r->n; k++)
+            dev[i][k] = k > 0 ? fabs(r->E[k] - 1.0) : NAN;   /* log axis: E/E_0 - 1 = 0 at t = 0 */
+        right[nr++] = (mbd_series){r->method, r->t, dev[i], r->n, style[i], 0};
+    }
+    const mbd_panel panels[2] = {
+        {.title = "E / E_0: Euler gains (1 + (h omega)^2)^n, implicit Euler loses",
+         .xlabel = "t", .ylabel = "E / E_0", .logy = 1, .series = left, .nseries = nl,
+         .extra = "set key top left font ',11'\nset yrange [0.1:10]"},
+        {.title = "|E / E_0 - 1| of the nearly conservative schemes",
+         .xlabel = "t", .ylabel = "|E / E_0 - 1|", .logy = 1, .series = right, .nseries = nr,
+         .extra = "set key bottom right font ',11'\nset yrange [1e-17:1]"},
+    };
+    const mbd_figure fig = {.title = "Energy of d^2x/dt^2 = -x with h omega = 0.1: E_{n+1}/E_n = |R(i h omega)|^2",
+                            .rows = 1, .cols = 2, .width = 1200, .height = 480, .panels = panels};
+    char path[1024];
+    return mbd_plot_svg(mbd_plot_path(path, sizeof path, prefix, "energy"), &fig, fail);
+}
+
+static int figure_steps(const char *prefix, const study *s, mbd_failure *fail)
+{
+    double te[401], ye[401];
+    for (int i = 0; i <= 400; i++) {
+        te[i] = 1e-4 * pow(T_STEP / 1e-4, i / 400.0);
+        ye[i] = cos(te[i]) - exp(-CH02_TRANSIENT_RATE * te[i]);
+    }
+    const step_row *show = &s->step[3];   /* cash-karp's accepted steps on the solution */
+    mbd_series top[2], middle[N_STEP + 1], bottom[2 * N_STEP + 1];
+    size_t nt = 0, nm = 0, nb = 0;
+    top[nt++] = (mbd_series){"exact cos t - exp(-100 t)", te, ye, 401, "lines lc rgb 'black'", 0};
+    top[nt++] = (mbd_series){"cash-karp, accepted steps", show->t, show->y, show->n,
+                             "points pt 7 ps 0.5", 0};
+    static double err[N_STEP][1024];
+    static double rt[N_STEP][512], rh[N_STEP][512];
+    static char labels[N_STEP][64];
+    size_t nrej[N_STEP] = {0};
+    for (size_t i = 0; i < s->nstep; i++) {
+        const step_row *r = &s->step[i];
+        ch02_problem pr;
+        ch02_problem_init(&pr, CH02_TRANSIENT, ALPHA, OMEGA);
+        const size_t n = r->n < 1024 ? r->n : 1024;
+        for (size_t k = 0; k < n; k++)
+            err[i][k] = ch02_error(&pr, r->t[k], &r->y[k]);
+        middle[nm++] = (mbd_series){r->label, r->t, err[i], n, "lines", 0};
+        bottom[nb++] = (mbd_series){r->label, r->t, r->h, r->n, "linespoints pt 7 ps 0.3", 0};
+        long prev = 0;
+        for (size_t k = 0; k < r->n; k++) {
+            if (r->rej[k] > prev && nrej[i] < 512) {
+                rt[i][nrej[i]] = r->t[k] - r->h[k];   /* where the rejected attempt started */
+                rh[i][nrej[i]] = r->h[k];
+                nrej[i]++;
+            }
+            prev = r->rej[k];
+        }
+    }
+    double tt[2] = {1e-4, T_STEP}, tol[2] = {TOL_STEP, TOL_STEP};
+    middle[nm++] = (mbd_series){"tolerance", tt, tol, 2, "lines dt 2 lc rgb 'black'", 0};
+    double rx[1024], ry[1024];
+    size_t nx = 0;
+    for (size_t i = 0; i < s->nstep; i++)
+        for (size_t k = 0; k < nrej[i] && nx < 1024; k++, nx++) {
+            rx[nx] = rt[i][k];
+            ry[nx] = rh[i][k];
+        }
+    snprintf(labels[0], sizeof labels[0], "after a rejected attempt");
+    if (nx > 0)
+        bottom[nb++] = (mbd_series){labels[0], rx, ry, nx, "points pt 2 ps 1.2 lc rgb 'black'", 0};
+    char extra[512];
+    const double hl = s->step[1].x_limit / CH02_TRANSIENT_RATE;
+    snprintf(extra, sizeof extra,
+             "set key bottom right font ',10'\nset xrange [1e-4:%g]\nset yrange [1e-4:0.1]\n"
+             "set arrow from 1e-4, %g to %g, %g nohead dt 2 lc rgb 'gray40'\n"
+             "set label 'rkf23 (Phi_2) stable for h < %.4f' at 1.5e-4, %g offset 0,0.7 tc rgb 'gray40' font ',10'",
+             T_STEP, hl, T_STEP, hl, hl, hl);
+    const mbd_panel panels[3] = {
+        {.title = "dy/dt = -100 (y - cos t) - sin t, y(0) = 0: a fast transient, then cos t",
+         .xlabel = "t", .ylabel = "y", .logx = 1, .series = top, .nseries = nt,
+         .extra = "set key bottom right font ',10'\nset xrange [1e-4:2]"},
+        {.title = "|error| at the accepted steps (rtol = atol = 1e-6)", .xlabel = "t",
+         .ylabel = "|y - y_{exact}|", .logx = 1, .logy = 1, .series = middle, .nseries = nm,
+         .extra = "set key bottom right font ',10'\nset xrange [1e-4:2]\nset yrange [1e-10:1e-3]"},
+        {.title = "Step history: h of each accepted step", .xlabel = "t", .ylabel = "h",
+         .logx = 1, .logy = 1, .series = bottom, .nseries = nb, .extra = extra},
+    };
+    const mbd_figure fig = {.rows = 3, .cols = 1, .width = 900, .height = 1250, .panels = panels};
+    char path[1024];
+    return mbd_plot_svg(mbd_plot_path(path, sizeof path, prefix, "steps"), &fig, fail);
+}
+
+static int write_figures(const char *prefix, study *s, mbd_failure *fail)
+{
+    int st = compute_all(s);
+    if (st != GSL_SUCCESS)
+        return mbd_failure_set(fail, st, NAN, "the study failed: %s", mbd_strerror(st));
+    st = figure_stability(prefix, s, fail);
+    if (st == GSL_SUCCESS)
+        st = figure_euler(prefix, fail);
+    if (st == GSL_SUCCESS)
+        st = figure_energy(prefix, s, fail);
+    if (st == GSL_SUCCESS)
+        st = figure_steps(prefix, s, fail);
+    return st;
+}
+
+/* ------------------------------------------------------------------------ */
+/* One run (--method, --problem, ...)                                        */
+
+typedef struct {
+    const ch02_problem *pr;
+    mbd_csv *csv;
+    int adaptive;
+    double E0, Elast;
+    double hmin, hmax;
+    long n;
+} run_ctx;
+
+static int run_output(void *ctx, double t, const double y[], const mbd_run_info *info,
+                      mbd_failure *fail)
+{
+    run_ctx *c = ctx;
+    const double E = ch02_energy(c->pr, y);
+    if (info->step == 0 && t == 0.0)
+        c->E0 = E;
+    c->Elast = E;
+    if (info->h > 0) {
+        c->hmin = fmin(c->hmin, info->h);
+        c->hmax = fmax(c->hmax, info->h);
+    }
+    if (c->csv == NULL)
+        return GSL_SUCCESS;
+    double row[5];
+    size_t k = 0;
+    row[k++] = t;
+    row[k++] = y[0];
+    if (c->pr->kind == CH02_OSCILLATOR) {
+        row[k++] = y[1];
+        row[k++] = E;
+    }
+    if (c->adaptive)
+        row[k++] = info->h;
+    int st = mbd_csv_row(c->csv, row);
+    if (st != GSL_SUCCESS)
+        return mbd_failure_set(fail, st, t, "the state is not finite at t = %g: CSV rows up to "
+                               "the previous output written", t);
+    return GSL_SUCCESS;
+}
+
+typedef struct {
+    const ch02_scheme *scheme;
+    ch02_settings set;
+    ch02_problem pr;
+    double t_end, dt_out;
+} run_spec;
+
+static int do_run(const run_spec *rs, const mbd_cli_common *opt, mbd_failure *fail)
+{
+    mbd_ode_params p;
+    ch02_params(rs->scheme, &rs->set, &p);
+    const int adaptive = p.adaptive;
+    run_ctx c = {&rs->pr, NULL, adaptive, 0, 0, HUGE_VAL, 0, 0};
+    if (opt->csv) {
+        const char *scalar[] = {"t", "y", "h"};
+        const char *osc[] = {"t", "x", "x_dot", "E", "h"};
+        const size_t nc = (rs->pr.kind == CH02_OSCILLATOR ? 4 : 2) + (adaptive ? 1 : 0);
+        int st;
+        c.csv = mbd_csv_open(opt->csv, nc, rs->pr.kind == CH02_OSCILLATOR ? osc : scalar, &st, fail);
+        if (c.csv == NULL) {
+            mbd_failure_set(fail, MBD_EIO, NAN, "cannot write CSV file '%s'", opt->csv);
+            return MBD_EIO;
+        }
+    }
+    ch02_result r;
+    int st = ch02_solve(&p, &rs->pr, rs->t_end, rs->dt_out, run_output, &c, &r);
+    if (c.csv) {
+        int st2 = mbd_csv_close(c.csv);
+        if (st == GSL_SUCCESS && st2 != GSL_SUCCESS) {
+            mbd_failure_set(fail, st2, NAN, "cannot write '%s'", opt->csv);
+            return st2;
+        }
+    }
+    if (st != GSL_SUCCESS) {
+        *fail = r.fail;
+        return st;
+    }
+    if (opt->csv)
+        return GSL_SUCCESS;
+
+    /* the scheme's order and stability limit */
+    mbd_ode_params pf = p;
+    pf.adaptive = pf.doubling = 0;
+    ch02_charpoly cp;
+    double x_theory = NAN, x_meas = NAN;
+    int have_cp = ch02_charpoly_of(&pf, &cp) == GSL_SUCCESS;
+    int theory_found = have_cp && ch02_limit_theory(&cp, X_MAX, &x_theory);
+    int found = 0;
+    long runs = 0;
+    st = ch02_limit_measured(&pf, ALPHA, X_MAX, LIMIT_TOL, &x_meas, &found, &runs);
+    if (st != GSL_SUCCESS)
+        return mbd_failure_set(fail, st, NAN, "measuring the stability limit failed");
+    const unsigned order = ch02_order(rs->scheme, &rs->set);
+    const double rate = rs->pr.kind == CH02_DECAY ? rs->pr.alpha
+                        : rs->pr.kind == CH02_TRANSIENT ? CH02_TRANSIENT_RATE : NAN;
+    double yex[2];
+    ch02_exact(&rs->pr, r.t, yex);
+    const long N = r.stats.ode.steps;
+    const double factor = N > 0 ? pow(c.Elast / c.E0, 1.0 / (double)N) : NAN;
+    double theory_factor = NAN;
+    if (have_cp && cp.kdeg == 1 && rs->pr.kind == CH02_OSCILLATOR && !adaptive) {
+        double complex R = ch02_amp_factor(&cp, I * p.h * rs->pr.omega);
+        theory_factor = creal(R * conj(R));
+    } else if (have_cp && rs->pr.kind == CH02_OSCILLATOR && !adaptive
+               && p.kind == MBD_ODE_AM && p.order == 2) {
+        theory_factor = 1.0;
+    }
+
+    if (opt->summary) {
+        FILE *o = stdout;
+        int bad = 0;
+        bad |= mbd_summary_string(o, "method", rs->scheme->name);
+        bad |= mbd_summary_string(o, "problem", rs->pr.name);
+        bad |= mbd_summary_long(o, "order", (long)order);
+        if (p.kind == MBD_ODE_PECE) {
+            bad |= mbd_summary_long(o, "pece_order", (long)rs->set.pece_order);
+            bad |= mbd_summary_long(o, "corrections", (long)rs->set.corrections);
+        }
+        if (theory_found)
+            bad |= mbd_summary_double(o, "limit", x_theory);
+        else
+            bad |= mbd_summary_long(o, "a_stable", 1);
+        if (found)
+            bad |= mbd_summary_double(o, "limit_measured", x_meas);
+        else
+            bad |= mbd_summary_double(o, "stable_to", X_MAX);
+        if (isfinite(rate) && theory_found)
+            bad |= mbd_summary_double(o, "h_limit", x_theory / rate);
+        if (adaptive) {
+            bad |= mbd_summary_double(o, "rtol", p.rtol);
+            bad |= mbd_summary_double(o, "atol", p.atol);
+            bad |= mbd_summary_double(o, "h_min", c.hmin);
+            bad |= mbd_summary_double(o, "h_max", c.hmax);
+        } else {
+            bad |= mbd_summary_double(o, "h", p.h);
+        }
+        bad |= mbd_summary_double(o, "t_end", r.t);
+        bad |= mbd_summary_long(o, "steps", N);
+        bad |= mbd_summary_long(o, "rejected", r.stats.ode.rejected);
+        bad |= mbd_summary_long(o, "fevals", r.stats.ode.fevals);
+        if (rs->pr.kind == CH02_OSCILLATOR) {
+            bad |= mbd_summary_double(o, "x_end", r.y[0]);
+            bad |= mbd_summary_double(o, "x_dot_end", r.y[1]);
+            bad |= mbd_summary_double(o, "x_exact", yex[0]);
+            bad |= mbd_summary_double(o, "E_end", c.Elast);
+            bad |= mbd_summary_double(o, "E_ratio", c.Elast / c.E0);
+            bad |= mbd_summary_double(o, "energy_factor", factor);
+            if (isfinite(theory_factor))
+                bad |= mbd_summary_double(o, "energy_factor_theory", theory_factor);
+        } else {
+            bad |= mbd_summary_double(o, "y_end", r.y[0]);
+            bad |= mbd_summary_double(o, "y_exact", yex[0]);
+        }
+        bad |= mbd_summary_double(o, "error_end", r.error);
+        bad |= mbd_summary_double(o, "max_error", r.max_error);
+        if (bad)
+            return mbd_failure_set(fail, MBD_ENONFINITE, r.t, "a summary value is not finite");
+        return GSL_SUCCESS;
+    }
+
+    printf("%s: %s on %s", PROGRAM, rs->scheme->name, rs->pr.name);
+    if (p.kind == MBD_ODE_PECE)
+        printf(" (AB%u predictor, AM%u corrector, m = %u)", rs->set.pece_order,
+               rs->set.pece_order, rs->set.corrections);
+    printf(", t = 0 ... %g\n", r.t);
+    if (adaptive)
+        printf("  rtol = %g, atol = %g: %ld steps accepted, %ld rejected, h from %.3g to %.3g\n",
+               p.rtol, p.atol, N, r.stats.ode.rejected, c.hmin, c.hmax);
+    else
+        printf("  h = %g: %ld steps\n", p.h, N);
+    printf("  f evaluations: %ld\n", r.stats.ode.fevals);
+    if (rs->pr.kind == CH02_OSCILLATOR) {
+        printf("  x(%g) = %.12g, x_dot = %.12g (exact %.12g, %.12g)\n", r.t, r.y[0], r.y[1],
+               yex[0], yex[1]);
+        printf("  E(%g)/E(0) = %.12g, per step %.15g", r.t, c.Elast / c.E0, factor);
+        if (isfinite(theory_factor))
+            printf(" (|R(i h omega)|^2 = %.15g)", theory_factor);
+        printf("\n");
+    } else {
+        printf("  y(%g) = %.12g (exact %.12g)\n", r.t, r.y[0], yex[0]);
+    }
+    printf("  error at the end %.3e, largest %.3e\n", r.error, r.max_error);
+    printf("  order %u; stability on y' = -alpha y: ", order);
+    if (theory_found)
+        printf("h alpha < %.4f (theory), %.4f (measured)", x_theory, x_meas);
+    else if (found)
+        printf("no limit in theory, measured %.4f", x_meas);
+    else
+        printf("A-stable (stable at every tested h alpha up to %g)", X_MAX);
+    if (theory_found && isfinite(rate))
+        printf("; here h < %.5g", x_theory / rate);
+    printf("\n");
+    return GSL_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Benchmarks                                                                */
+
+typedef struct {
+    mbd_ode_params p;
+    ch02_problem pr;
+    double t_end;
+    study *s;
+} bench_case;
+
+static int bench_run(void *ctx, long *steps, long *fevals)
+{
+    bench_case *b = ctx;
+    ch02_result r;
+    int st = ch02_solve(&b->p, &b->pr, b->t_end, b->t_end, NULL, NULL, &r);
+    *steps = r.stats.ode.steps;
+    *fevals = r.stats.ode.fevals;
+    return st;
+}
+
+static int bench_limit(void *ctx, long *steps, long *fevals)
+{
+    bench_case *b = ctx;
+    double x;
+    int found;
+    long runs;
+    int st = ch02_limit_measured(&b->p, ALPHA, X_MAX, LIMIT_TOL, &x, &found, &runs);
+    *steps = runs * CH02_STABILITY_STEPS;
+    *fevals = 0;
+    return st;
+}
+
+static int bench_story(void *ctx, long *steps, long *fevals)
+{
+    bench_case *b = ctx;
+    FILE *null = fopen("/dev/null", "w");
+    if (null == NULL)
+        return MBD_EIO;
+    b->s->computed = 0;
+    int st = story(null, b->s);
+    fclose(null);
+    *steps = 0;
+    *fevals = 0;
+    return st;
+}
+
+static int bench(long repeats, study *s)
+{
+    static const struct { const char *problem, *method; double h, t_end; } cases[] = {
+        {"decay", "rk4", 1e-3, 1.0},
+        {"decay", "ab4", 1e-3, 1.0},
+        {"decay", "am4", 1e-3, 1.0},
+        {"decay", "pece", 1e-3, 1.0},
+        {"oscillator", "rk4", 0.01, 20.0},
+        {"transient", "rk4-doubling", 0, 2.0},
+        {"transient", "rkf23", 0, 2.0},
+        {"transient", "cash-karp", 0, 2.0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        bench_case b;
+        ch02_problem_kind kind;
+        ch02_problem_kind_of(cases[i].problem, &kind);
+        ch02_problem_init(&b.pr, kind, ALPHA, OMEGA);
+        ch02_settings set;
+        ch02_settings_default(&set);
+        set.h = cases[i].h;
+        ch02_params(ch02_scheme_find(cases[i].method), &set, &b.p);
+        b.t_end = cases[i].t_end;
+        int st = mbd_cli_bench(stdout, PROGRAM, cases[i].problem, cases[i].method, repeats,
+                               bench_run, &b);
+        if (st != GSL_SUCCESS)
+            return st;
+    }
+    bench_case b;
+    ch02_problem_init(&b.pr, CH02_DECAY, ALPHA, OMEGA);
+    params_of("ab3", 4, 1, 1, 0.01, &b.p);
+    int st = mbd_cli_bench(stdout, PROGRAM, "stability-limit", "ab3", repeats, bench_limit, &b);
+    if (st != GSL_SUCCESS)
+        return st;
+    b.s = s;
+    return mbd_cli_bench(stdout, PROGRAM, "story", "", repeats, bench_story, &b);
+}
+
+/* ------------------------------------------------------------------------ */
+
+int main(int argc, char **argv)
+{
+    gsl_set_error_handler_off();
+
+    const char *problem = "decay";
+    double alpha = ALPHA, omega = OMEGA;
+    long order = 4, corrections = 1;
+    int problem_given = 0, alpha_given = 0, omega_given = 0, order_given = 0, corr_given = 0;
+    static const mbd_cli_choice problems[] = {
+        {"decay", "y' = -alpha y, y(0) = 1"},
+        {"oscillator", "x'' = -omega^2 x, x(0) = 1, x_dot(0) = 0"},
+        {"transient", "y' = -100 (y - cos t) - sin t, y(0) = 0"},
+        {NULL, NULL}};
+    const mbd_cli_extra extra[] = {
+        {"problem", MBD_ARG_CHOICE, &problem, "NAME",
+         "decay (default), oscillator or transient", problems, 0, 0, 0, 0, &problem_given},
+        {"alpha", MBD_ARG_DOUBLE, &alpha, "ALPHA", "decay rate of --problem decay (default 10)",
+         NULL, 0.0, 1e6, 1, 0, &alpha_given},
+        {"omega", MBD_ARG_DOUBLE, &omega, "OMEGA", "angular frequency of --problem oscillator (default 1)",
+         NULL, 0.0, 1e6, 1, 0, &omega_given},
+        {"order", MBD_ARG_LONG, &order, "K",
+         "--method pece: AB_K predictor, AM_K corrector, K = 2..4 (default 4)", NULL, 2, 4, 0, 0,
+         &order_given},
+        {"corrections", MBD_ARG_LONG, &corrections, "M",
+         "--method pece: M corrections, P(EC)^M E (default 1)", NULL, 1, 10, 0, 0, &corr_given},
+    };
+    mbd_cli_choice methods[32];
+    size_t nm = 0;
+    for (const ch02_scheme *sc = ch02_schemes; sc->name && nm + 1 < 32; sc++)
+        methods[nm++] = (mbd_cli_choice){sc->name, sc->description};
+    methods[nm] = (mbd_cli_choice){NULL, NULL};
+    const mbd_cli_spec spec = {
+        .program = PROGRAM,
+        .purpose = "Integrators of document 001: Euler, implicit Euler, Runge-Kutta, Adams, P(EC)^m,\n"
+                   "step doubling, Fehlberg 2(3), Cash-Karp; stability, order, energy, step-size control.",
+        .source = "document 001 (Chandramouli 2023, slides \"Constrained Dynamics\"), Sec. 3 \"Numerical Methods\"",
+        .common = MBD_OPT_OUTPUT | MBD_OPT_METHOD | MBD_OPT_T_END | MBD_OPT_H | MBD_OPT_DT_OUT
+                  | MBD_OPT_RTOL | MBD_OPT_ATOL,
+        .extra = extra,
+        .n_extra = sizeof extra / sizeof extra[0],
+        .methods = methods,
+        .csv_columns = "t,y (decay, transient) or t,x,x_dot,E (oscillator); then h for adaptive "
+                       "methods (rk4-doubling, rkf23, cash-karp)",
+        .notes = "With --method, --problem or any run option: one run (default rk4 on decay; t_end\n"
+                 "1, 20, 2 and h 0.01, 0.1, 0.01 for decay, oscillator, transient; adaptive methods\n"
+                 "start from --h if given, rtol = atol = 1e-6; outputs after every step unless --dt-out).\n"
+                 "--summary alone: every scheme's order_<m>, observed_order_<m>, limit_<m> (theory,\n"
+                 "h alpha on y' = -alpha y) and limit_measured_<m>, or a_stable_<m> and stable_to_<m>;\n"
+                 "energy_factor_<m>, transient_error_<m>. With a run: method, problem, order, limit,\n"
+                 "limit_measured (or a_stable, stable_to), h_limit, steps, rejected, fevals, y_end /\n"
+                 "x_end, x_dot_end, E_end, E_ratio, energy_factor, energy_factor_theory, error_end, max_error.\n"
+                 "The story uses the slides' alpha = 10 and omega = 1 whatever the options say.\n"
+                 "Figures (--plot PREFIX): PREFIX-stability.svg, PREFIX-euler.svg, PREFIX-energy.svg,\n"
+                 "PREFIX-steps.svg.",
+    };
+    mbd_cli_common opt;
+    mbd_cli_defaults(&opt);
+    int st = mbd_cli_parse(&spec, argc, argv, &opt, stdout, stderr);
+    if (st == MBD_CLI_DONE)
+        return MBD_EXIT_OK;
+    if (st != GSL_SUCCESS)
+        return MBD_EXIT_USAGE;
+
+#define USAGE(...)                                                                        \
+    do {                                                                                  \
+        fprintf(stderr, PROGRAM ": " __VA_ARGS__);                                        \
+        fprintf(stderr, "\nTry '" PROGRAM " --help' for more information.\n");            \
+        return MBD_EXIT_USAGE;                                                            \
+    } while (0)
+    const char *method = opt.method_given ? opt.method : "rk4";
+    const ch02_scheme *scheme = ch02_scheme_find(method);
+    if ((order_given || corr_given) && scheme->kind != MBD_ODE_PECE)
+        USAGE("option --%s applies to --method pece only", order_given ? "order" : "corrections");
+    ch02_problem_kind kind = CH02_DECAY;
+    ch02_problem_kind_of(problem, &kind);
+    if (alpha_given && kind != CH02_DECAY)
+        USAGE("option --alpha applies to --problem decay only");
+    if (omega_given && kind != CH02_OSCILLATOR)
+        USAGE("option --omega applies to --problem oscillator only");
+    if ((opt.rtol_given || opt.atol_given) && !scheme->adaptive)
+        USAGE("options --rtol and --atol apply to the adaptive methods (rk4-doubling, rkf23, "
+              "cash-karp), not to %s", method);
+#undef USAGE
+    const int run_mode = opt.method_given || problem_given || alpha_given || omega_given
+                         || order_given || corr_given || opt.h_given || opt.t_end_given
+                         || opt.dt_out_given || opt.rtol_given || opt.atol_given || opt.csv;
+
+    study *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return MBD_EXIT_NUMERICAL;
+    mbd_failure fail;
+    mbd_failure_clear(&fail);
+    int exit_code = MBD_EXIT_OK;
+
+    if (opt.bench) {
+        st = bench(opt.bench, s);
+        if (st != GSL_SUCCESS) {
+            mbd_failure_set(&fail, st, NAN, "a benchmark case failed");
+            goto failed;
+        }
+        goto done;
+    }
+
+    /* figures first: a bad --plot path must not leave a story half printed */
+    if (opt.plot) {
+        st = write_figures(opt.plot, s, &fail);
+        if (st != GSL_SUCCESS)
+            goto failed;
+    }
+    if (run_mode) {
+        run_spec rs;
+        rs.scheme = scheme;
+        ch02_settings_default(&rs.set);
+        rs.set.pece_order = (unsigned)order;
+        rs.set.corrections = (unsigned)corrections;
+        ch02_problem_init(&rs.pr, kind, alpha, omega);
+        static const double t_end_default[] = {1.0, 20.0, 2.0}, h_default[] = {0.01, 0.1, 0.01};
+        rs.t_end = opt.t_end_given ? opt.t_end : t_end_default[kind];
+        rs.set.h = opt.h_given ? opt.h : scheme->adaptive ? 0.0 : h_default[kind];
+        if (opt.rtol_given)
+            rs.set.rtol = opt.rtol;
+        if (opt.atol_given)
+            rs.set.atol = opt.atol;
+        rs.dt_out = opt.dt_out_given ? opt.dt_out : 0.0;
+        st = do_run(&rs, &opt, &fail);
+        if (st != GSL_SUCCESS)
+            goto failed;
+    } else if (opt.summary) {
+        st = scheme_summary(stdout, s);
+        if (st != GSL_SUCCESS) {
+            mbd_failure_set(&fail, st, NAN, "the study failed or a value is not finite");
+            goto failed;
+        }
+    } else {
+        st = story(stdout, s);
+        if (st != GSL_SUCCESS) {
+            mbd_failure_set(&fail, st, NAN, "the story failed: %s", mbd_strerror(st));
+            goto failed;
+        }
+    }
+    goto done;
+
+failed:
+    mbd_report_failure(stderr, PROGRAM, &fail);
+    exit_code = (fail.status == MBD_EIO || fail.status == MBD_EEXTERNAL) ? MBD_EXIT_USAGE
+                                                                          : MBD_EXIT_NUMERICAL;
+done:
+    free_steps(s);
+    free(s);
+    return exit_code;
+}

@@ -1,0 +1,354 @@
+/* Chapter 02's schemes (schemes.h): the method table, the slides' tables
+ * typed in as printed (document 001), order conditions, the Adams
+ * coefficients from the slides' Lagrange form, and run helpers. */
+#include <math.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+
+#include "schemes.h"
+
+/* ------------------------------------------------------------------------ */
+/* The methods                                                               */
+
+const ch02_scheme ch02_schemes[] = {
+    {"euler", "explicit Euler, y_{n+1} = y_n + h f_n (order 1)", "Euler method",
+     MBD_ODE_RK, &mbd_tableau_euler, 0, 0, 0, 1, 0, 1},
+    {"implicit-euler", "implicit Euler, y_{n+1} = y_n + h f_{n+1}, by Newton (order 1)",
+     "implicit Euler", MBD_ODE_IMPLICIT_EULER, NULL, 1, 0, 0, 1, 1, -1},
+    {"midpoint", "the mid-point rule, second-order family with alpha = 1/2",
+     "mid-point method", MBD_ODE_RK, &mbd_tableau_midpoint, 0, 0, 0, 2, 0, 2},
+    {"heun", "Heun's method, second-order family with alpha = 1", "Heun's method",
+     MBD_ODE_RK, &mbd_tableau_heun, 0, 0, 0, 2, 0, 2},
+    {"ralston", "Ralston's method, second-order family with alpha = 2/3", "Ralston's method",
+     MBD_ODE_RK, &mbd_tableau_ralston, 0, 0, 0, 2, 0, 2},
+    {"rk4", "classical fourth-order Runge-Kutta", "fourth-order Runge-Kutta",
+     MBD_ODE_RK, &mbd_tableau_rk4, 0, 0, 0, 4, 0, 4},
+    {"ab2", "Adams-Bashforth, 2 steps, order 2, [3, -1]/2 (RK4 start)", "2-step A-B",
+     MBD_ODE_AB, NULL, 2, 0, 0, 2, 0, 1},
+    {"ab3", "Adams-Bashforth, 3 steps, order 3, [23, -16, 5]/12 (RK4 start)", "3-step A-B",
+     MBD_ODE_AB, NULL, 3, 0, 0, 3, 0, 1},
+    {"ab4", "Adams-Bashforth, 4 steps, order 4, [55, -59, 37, -9]/24 (RK4 start)", "4-step A-B",
+     MBD_ODE_AB, NULL, 4, 0, 0, 4, 0, 1},
+    {"am2", "Adams-Moulton order 2: the trapezoidal rule, [1, 1]/2", "trapezoid (the P(EC)^m corrector)",
+     MBD_ODE_AM, NULL, 2, 0, 0, 2, 1, -1},
+    {"am3", "Adams-Moulton order 3, [5, 8, -1]/12", "two-step A-M",
+     MBD_ODE_AM, NULL, 3, 0, 0, 3, 0, -1},
+    {"am4", "Adams-Moulton order 4, [9, 19, -5, 1]/24", "(three-step A-M)",
+     MBD_ODE_AM, NULL, 4, 0, 0, 4, 0, -1},
+    {"am5", "Adams-Moulton order 5, [251, 646, -264, 106, -19]/720", "four-step A-M",
+     MBD_ODE_AM, NULL, 5, 0, 0, 5, 0, -1},
+    {"pece", "P(EC)^m: AB_k predictor, AM_k corrector (--order k, --corrections m)",
+     "predictor-corrector P(EC)^m", MBD_ODE_PECE, NULL, 0, 0, 0, 0, 0, 0},
+    {"rk4-doubling", "RK4 with the error estimated by step doubling (adaptive)",
+     "step doubling, denominator 15", MBD_ODE_RK, &mbd_tableau_rk4, 0, 1, 1, 4, 0, 11},
+    {"rkf23", "Fehlberg 2(3) as printed in the slides, order 3 propagated (adaptive)",
+     "Runge-Kutta-Fehlberg", MBD_ODE_RK, &mbd_tableau_rkf23, 0, 1, 0, 3, 0, 4},
+    {"cash-karp", "Cash-Karp 5(4) as printed in the slides, order 5 propagated (adaptive)",
+     "Cash-Karp", MBD_ODE_RK, &mbd_tableau_cash_karp, 0, 1, 0, 5, 0, 6},
+    {NULL, NULL, NULL, MBD_ODE_RK, NULL, 0, 0, 0, 0, 0, 0},
+};
+
+const ch02_scheme *ch02_scheme_find(const char *name)
+{
+    for (const ch02_scheme *s = ch02_schemes; name != NULL && s->name != NULL; s++)
+        if (strcmp(s->name, name) == 0)
+            return s;
+    return NULL;
+}
+
+void ch02_settings_default(ch02_settings *s)
+{
+    memset(s, 0, sizeof *s);
+    s->h = 0.01;
+    s->rtol = 1e-6;
+    s->atol = 1e-6;
+    s->pece_order = 4;
+    s->corrections = 1;
+}
+
+/* >> params */
+void ch02_params(const ch02_scheme *s, const ch02_settings *set, mbd_ode_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->name = s->name;
+    p->kind = s->kind;
+    p->tableau = s->tableau;
+    p->order = s->kind == MBD_ODE_PECE ? set->pece_order : s->lib_order;
+    p->corrections = set->corrections;
+    p->adaptive = s->adaptive && !set->fixed;
+    p->doubling = s->doubling && !set->fixed;
+    p->control = MBD_CONTROL_STANDARD;   /* RMS norm of err / (atol + rtol |y|), safety 0.9 */
+    p->h = set->h;
+    p->rtol = set->rtol;
+    p->atol = set->atol;
+}
+/* << params */
+
+unsigned ch02_order(const ch02_scheme *s, const ch02_settings *set)
+{
+    return s->kind == MBD_ODE_PECE ? set->pece_order : s->order;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The slides' variants                                                      */
+
+/* >> pec */
+/* Euler predictor, m trapezoidal corrections: stage 1 is f_n, stage 2 is f at
+ * the predictor y_n + h f_n, stage j + 1 is f at the corrector
+ * y_n + h/2 (f_n + stage j), and y_{n+1} = y_n + h/2 (f_n + stage m + 1). */
+static const double pec1_c[] = {0, 1}, pec1_a[] = {0, 0, 1, 0}, pec1_b[] = {0.5, 0.5};
+static const double pec2_c[] = {0, 1, 1};
+static const double pec2_a[] = {0, 0, 0,
+                                1, 0, 0,
+                                0.5, 0.5, 0};
+static const double pec2_b[] = {0.5, 0, 0.5};
+static const double pec3_c[] = {0, 1, 1, 1};
+static const double pec3_a[] = {0, 0, 0, 0,
+                                1, 0, 0, 0,
+                                0.5, 0.5, 0, 0,
+                                0.5, 0, 0.5, 0};
+static const double pec3_b[] = {0.5, 0, 0, 0.5};
+/* << pec */
+static const mbd_tableau PEC[CH02_PEC_MAX] = {
+    {"P(EC)^1", 2, pec1_c, pec1_a, pec1_b, NULL, 2, 0, 0, 0},
+    {"P(EC)^2", 3, pec2_c, pec2_a, pec2_b, NULL, 2, 0, 0, 0},
+    {"P(EC)^3", 4, pec3_c, pec3_a, pec3_b, NULL, 2, 0, 0, 0},
+};
+
+const mbd_tableau *ch02_tableau_pec(unsigned m)
+{
+    return m >= 1 && m <= CH02_PEC_MAX ? &PEC[m - 1] : NULL;
+}
+
+static const double rk3_c[] = {0, 0.5, 1};
+static const double rk3_a[] = {0, 0, 0,
+                               0.5, 0, 0,
+                               -1, 2, 0};
+static const double rk3_b[] = {1.0 / 6, 2.0 / 3, 1.0 / 6};
+const mbd_tableau ch02_tableau_rk3 = {"rk3", 3, rk3_c, rk3_a, rk3_b, NULL, 3, 0, 0, 0};
+
+/* >> cash-karp */
+/* The slides' "Cash-Karp R-K Formulas" (Cash & Karp 1990), as printed. */
+static const double ck_c[6] = {0, 1.0 / 5, 3.0 / 10, 3.0 / 5, 1, 7.0 / 8};
+static const double ck_a[36] = {
+    0, 0, 0, 0, 0, 0,
+    1.0 / 5, 0, 0, 0, 0, 0,
+    3.0 / 40, 9.0 / 40, 0, 0, 0, 0,
+    3.0 / 10, -9.0 / 10, 6.0 / 5, 0, 0, 0,
+    -11.0 / 54, 5.0 / 2, -70.0 / 27, 35.0 / 27, 0, 0,
+    1631.0 / 55296, 175.0 / 512, 575.0 / 13824, 44275.0 / 110592, 253.0 / 4096, 0};
+static const double ck_b[5][6] = {
+    {1, 0, 0, 0, 0, 0},                                                        /* order 1 */
+    {-3.0 / 2, 5.0 / 2, 0, 0, 0, 0},                                           /* order 2 */
+    {19.0 / 54, 0, -10.0 / 27, 55.0 / 54, 0, 0},                               /* order 3 */
+    {2825.0 / 27648, 0, 18575.0 / 48384, 13525.0 / 55296, 277.0 / 14336, 1.0 / 4}, /* 4 */
+    {37.0 / 378, 0, 250.0 / 621, 125.0 / 594, 0, 512.0 / 1771}};              /* order 5 */
+/* << cash-karp */
+static const mbd_tableau CK[5] = {
+    {"cash-karp row 1", 6, ck_c, ck_a, ck_b[0], NULL, 1, 0, 0, 0},
+    {"cash-karp row 2", 6, ck_c, ck_a, ck_b[1], NULL, 2, 0, 0, 0},
+    {"cash-karp row 3", 6, ck_c, ck_a, ck_b[2], NULL, 3, 0, 0, 0},
+    {"cash-karp row 4", 6, ck_c, ck_a, ck_b[3], NULL, 4, 0, 0, 0},
+    {"cash-karp row 5", 6, ck_c, ck_a, ck_b[4], ck_b[3], 5, 4, 0, 0},
+};
+
+const mbd_tableau *ch02_tableau_cash_karp_row(unsigned order)
+{
+    return order >= 1 && order <= 5 ? &CK[order - 1] : NULL;
+}
+
+/* >> rkf23 */
+/* The slides' "Runge-Kutta-Fehlberg Method" table: nodes alpha_k, stage
+ * coefficients beta_kl, weights c_k (Phi_1, order 2) and c-hat_k (Phi_2, order 3). */
+static const double f23_alpha[4] = {0, 1.0 / 4, 27.0 / 40, 1};
+static const double f23_beta[16] = {
+    0, 0, 0, 0,
+    1.0 / 4, 0, 0, 0,
+    -189.0 / 800, 729.0 / 800, 0, 0,
+    214.0 / 891, 1.0 / 33, 650.0 / 891, 0};
+static const double f23_c[4] = {214.0 / 891, 1.0 / 33, 650.0 / 891, 0};
+static const double f23_chat[4] = {533.0 / 2106, 0, 800.0 / 1053, -1.0 / 78};
+/* << rkf23 */
+/* Propagating Phi_1 makes the last stage f(t + h, y_{n+1}) (its row is c_k):
+ * first same as last, 3 evaluations per step. */
+const mbd_tableau ch02_tableau_rkf23_phi1 = {"rkf23 Phi_1", 4, f23_alpha, f23_beta, f23_c,
+                                             f23_chat, 2, 3, 1, 0};
+const mbd_tableau ch02_tableau_rkf23_phi2 = {"rkf23 Phi_2", 4, f23_alpha, f23_beta, f23_chat,
+                                             f23_c, 3, 2, 0, 0};
+
+/* ------------------------------------------------------------------------ */
+/* Order conditions                                                          */
+
+#define SMAX 8
+
+/* v = A u for the s x s tableau matrix */
+static void amul(const mbd_tableau *tb, const double *u, double *v)
+{
+    const unsigned s = tb->stages;
+    for (unsigned i = 0; i < s; i++) {
+        v[i] = 0.0;
+        for (unsigned j = 0; j < s; j++)
+            v[i] += tb->a[i * s + j] * u[j];
+    }
+}
+
+static double dot(const double *b, const double *u, unsigned s)
+{
+    double acc = 0.0;
+    for (unsigned i = 0; i < s; i++)
+        acc += b[i] * u[i];
+    return acc;
+}
+
+/* >> order-conditions */
+unsigned ch02_tableau_order(const mbd_tableau *tb, const double *b, double tol, double *worst)
+{
+    const unsigned s = tb->stages;
+    double one[SMAX] = {0}, c[SMAX] = {0}, c2[SMAX] = {0}, c3[SMAX] = {0}, c4[SMAX] = {0};
+    double Ac[SMAX], Ac2[SMAX], Ac3[SMAX];
+    double AAc[SMAX], AAc2[SMAX], AAAc[SMAX], cAc[SMAX], AcAc[SMAX], c2Ac[SMAX], cAc2[SMAX];
+    double cAAc[SMAX], AcAc_sq[SMAX];
+    if (s == 0 || s > SMAX)
+        return 0;
+    double rowdefect = 0.0;
+    for (unsigned i = 0; i < s; i++) {
+        double row = 0.0;
+        for (unsigned j = 0; j < s; j++)
+            row += tb->a[i * s + j];
+        rowdefect = fmax(rowdefect, fabs(row - tb->c[i]));   /* c = A e */
+        one[i] = 1.0;
+        c[i] = tb->c[i];
+        c2[i] = c[i] * c[i];
+        c3[i] = c2[i] * c[i];
+        c4[i] = c3[i] * c[i];
+    }
+    amul(tb, c, Ac);
+    amul(tb, c2, Ac2);
+    amul(tb, c3, Ac3);
+    amul(tb, Ac, AAc);
+    amul(tb, Ac2, AAc2);
+    amul(tb, AAc, AAAc);
+    for (unsigned i = 0; i < s; i++) {
+        cAc[i] = c[i] * Ac[i];
+        c2Ac[i] = c2[i] * Ac[i];
+        cAc2[i] = c[i] * Ac2[i];
+        cAAc[i] = c[i] * AAc[i];
+        AcAc_sq[i] = Ac[i] * Ac[i];
+    }
+    amul(tb, cAc, AcAc);   /* A (c o A c) */
+    /* the rooted-tree conditions  b . phi(tree) = 1 / tree!  by order */
+    const struct { unsigned order; const double *phi; double value; } cond[] = {
+        {1, one, 1.0},
+        {2, c, 1.0 / 2},
+        {3, c2, 1.0 / 3}, {3, Ac, 1.0 / 6},
+        {4, c3, 1.0 / 4}, {4, cAc, 1.0 / 8}, {4, Ac2, 1.0 / 12}, {4, AAc, 1.0 / 24},
+        {5, c4, 1.0 / 5}, {5, c2Ac, 1.0 / 10}, {5, cAc2, 1.0 / 15}, {5, cAAc, 1.0 / 30},
+        {5, AcAc_sq, 1.0 / 20}, {5, Ac3, 1.0 / 20}, {5, AcAc, 1.0 / 40}, {5, AAc2, 1.0 / 60},
+        {5, AAAc, 1.0 / 120},
+    };
+    double defect[6] = {0};
+    for (size_t k = 0; k < sizeof cond / sizeof cond[0]; k++)
+        defect[cond[k].order] = fmax(defect[cond[k].order],
+                                     fabs(dot(b, cond[k].phi, s) - cond[k].value));
+    defect[1] = fmax(defect[1], rowdefect);
+    unsigned p = 0;
+    while (p < 5 && defect[p + 1] <= tol)
+        p++;
+    if (worst)
+        *worst = p < 5 ? defect[p + 1] : 0.0;
+    return p;
+}
+/* << order-conditions */
+
+/* ------------------------------------------------------------------------ */
+/* Adams coefficients                                                        */
+
+/* >> adams */
+void ch02_adams(int implicit, unsigned k, double beta[])
+{
+    /* nodes in units of h from t_n: explicit t_n, t_{n-1}, ...; implicit t_{n+1}, t_n, ... */
+    double node[5];
+    for (unsigned i = 0; i < k; i++)
+        node[i] = (implicit ? 1.0 : 0.0) - (double)i;
+    for (unsigned i = 0; i < k; i++) {
+        /* L_i(s) = prod_{m != i} (s - s_m) / (s_i - s_m), as coefficients of s^d */
+        double poly[5] = {1.0, 0, 0, 0, 0};
+        unsigned deg = 0;
+        for (unsigned m = 0; m < k; m++) {
+            if (m == i)
+                continue;
+            const double scale = 1.0 / (node[i] - node[m]);
+            for (unsigned d = deg + 1; d > 0; d--)
+                poly[d] = (poly[d - 1] - node[m] * poly[d]) * scale;
+            poly[0] = -node[m] * poly[0] * scale;
+            deg++;
+        }
+        /* beta_i = int_0^1 L_i(s) ds: the integral over [t_n, t_{n+1}] divided by h */
+        beta[i] = 0.0;
+        for (unsigned d = 0; d <= deg; d++)
+            beta[i] += poly[d] / (double)(d + 1);
+    }
+}
+/* << adams */
+
+/* ------------------------------------------------------------------------ */
+/* Runs                                                                      */
+
+typedef struct {
+    const ch02_problem *pr;
+    double max_error;
+    mbd_run_output_fn user;
+    void *user_ctx;
+} track;
+
+static int track_output(void *ctx, double t, const double y[], const mbd_run_info *info,
+                        mbd_failure *fail)
+{
+    track *tr = ctx;
+    tr->max_error = fmax(tr->max_error, ch02_error(tr->pr, t, y));
+    return tr->user ? tr->user(tr->user_ctx, t, y, info, fail) : GSL_SUCCESS;
+}
+
+int ch02_solve(const mbd_ode_params *p, const ch02_problem *pr, double t_end, double dt_out,
+               mbd_run_output_fn output, void *ctx, ch02_result *r)
+{
+    memset(r, 0, sizeof *r);
+    mbd_failure_clear(&r->fail);
+    mbd_ode *o = mbd_ode_alloc(p, pr->dim, ch02_rhs, (void *)pr);
+    if (o == NULL)
+        return mbd_failure_set(&r->fail, GSL_EINVAL, NAN, "bad integrator parameters for %s",
+                               p->name ? p->name : "the scheme");
+    r->ode = o;
+    track tr = {pr, 0.0, output, ctx};
+    mbd_run_params rp = {0.0, t_end, dt_out, track_output, &tr, NULL, NULL};
+    r->y[0] = pr->y0[0];
+    r->y[1] = pr->y0[1];
+    int st = mbd_run(o, &rp, r->y, &r->stats, &r->fail);
+    r->t = st == GSL_SUCCESS ? t_end : r->stats.t_reached;
+    r->error = ch02_error(pr, r->t, r->y);
+    r->max_error = tr.max_error;
+    r->ode = NULL;
+    mbd_ode_free(o);
+    return st;
+}
+
+double ch02_error_at(const mbd_ode_params *p, const ch02_problem *pr, double t_end, double h)
+{
+    mbd_ode_params q = *p;
+    q.h = h;
+    ch02_result r;
+    int st = ch02_solve(&q, pr, t_end, t_end, NULL, NULL, &r);
+    return st == GSL_SUCCESS ? r.error : NAN;
+}
+
+double ch02_observed_order(const mbd_ode_params *p, const ch02_problem *pr, double t_end,
+                           double h0, int n, double err[], double order[])
+{
+    double h = h0;
+    for (int k = 0; k < n; k++, h *= 0.5) {
+        err[k] = ch02_error_at(p, pr, t_end, h);
+        order[k] = k > 0 ? log2(err[k - 1] / err[k]) : NAN;
+    }
+    return n > 1 ? order[n - 1] : NAN;
+}

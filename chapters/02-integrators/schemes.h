@@ -1,0 +1,114 @@
+/* schemes.h -- chapter 02's integration schemes: the --method names, the
+ * slides' tables (document 001, "Numerical Integration" to "Cash-Karp R-K
+ * Formulas") typed in as printed, and run helpers on the test problems.
+ *
+ * Every scheme runs through the library (ode.h, run.h); this module only
+ * describes them and holds what the library does not: the slides' own
+ * variants (the Euler/trapezoid P(EC)^m, the embedded rows of Cash-Karp and
+ * Fehlberg 2(3) propagated on their own) as tableaux.
+ */
+#ifndef CH02_SCHEMES_H
+#define CH02_SCHEMES_H
+
+#include <stddef.h>
+
+#include "mbd/ode.h"
+#include "mbd/run.h"
+#include "problems.h"
+
+/* One scheme of the chapter. */
+typedef struct {
+    const char *name;          /* the --method name */
+    const char *description;   /* one line for --list */
+    const char *slides;        /* what document 001 calls it */
+    mbd_ode_kind kind;
+    const mbd_tableau *tableau;   /* MBD_ODE_RK */
+    unsigned lib_order;        /* MBD_ODE_AB / AM: the library's order k */
+    int adaptive, doubling;    /* error control (embedded pair or step doubling) */
+    unsigned order;            /* nominal order of the propagated solution (pece: --order) */
+    int a_stable;
+    int fevals;                /* right-hand side evaluations per step; -1: iterative */
+} ch02_scheme;
+
+/* The schemes, in the order of the slides; the array ends with name == NULL. */
+extern const ch02_scheme ch02_schemes[];
+const ch02_scheme *ch02_scheme_find(const char *name);
+
+/* How a scheme is run. */
+typedef struct {
+    double h;                  /* fixed step, or an adaptive run's initial step (<= 0: chosen) */
+    double rtol, atol;         /* adaptive runs */
+    unsigned pece_order;       /* pece: k = 2..4 (AB_k predictor, AM_k corrector) */
+    unsigned corrections;      /* pece: m >= 1 */
+    int fixed;                 /* 1: an adaptive scheme's propagated formula at a fixed step */
+} ch02_settings;
+
+void ch02_settings_default(ch02_settings *s);
+
+/* The library's parameters for scheme s. */
+void ch02_params(const ch02_scheme *s, const ch02_settings *set, mbd_ode_params *p);
+
+/* The nominal order of scheme s under these settings. */
+unsigned ch02_order(const ch02_scheme *s, const ch02_settings *set);
+
+/* ------------------------------------------------------------------------ */
+/* The slides' variants, as tableaux for the library's Runge-Kutta engine     */
+
+/* The slides' predictor-corrector: Euler predictor, then m trapezoidal
+ * corrections, f re-evaluated at the result (m = 1 is Heun's method). It is
+ * an explicit Runge-Kutta method of m + 1 stages. m = 1 ... CH02_PEC_MAX. */
+#define CH02_PEC_MAX 3
+const mbd_tableau *ch02_tableau_pec(unsigned m);
+
+/* Kutta's third-order method (the "order 3" of the slides' stability figure). */
+extern const mbd_tableau ch02_tableau_rk3;
+
+/* The Cash-Karp table as the slides print it, propagating the row of the given
+ * order (1 ... 5; 5 is the library's cash-karp). */
+const mbd_tableau *ch02_tableau_cash_karp_row(unsigned order);
+
+/* The Fehlberg 2(3) table as the slides print it, propagating Phi_1 (order 2,
+ * weights c_k) or Phi_2 (order 3, weights c-hat_k). */
+extern const mbd_tableau ch02_tableau_rkf23_phi1, ch02_tableau_rkf23_phi2;
+
+/* The highest order p <= 5 whose order conditions (the 17 rooted-tree
+ * conditions up to order 5, with the row-sum condition c = A e) the weights b
+ * of tableau tb satisfy to `tol`; *worst receives the largest defect among the
+ * conditions of order p + 1 (0 if p = 5). */
+unsigned ch02_tableau_order(const mbd_tableau *tb, const double *b, double tol, double *worst);
+
+/* The coefficients beta_0 ... beta_{k-1} of the k-th order Adams formulas,
+ * from the slides' Lagrange form with the factor h restored:
+ *   explicit (Adams-Bashforth, k steps):  y_{n+1} = y_n + h sum_i beta_i f_{n-i}
+ *   implicit (Adams-Moulton, k - 1 steps): y_{n+1} = y_n + h sum_i beta_i f_{n+1-i}
+ * beta_i = (1/h) int_{t_n}^{t_{n+1}} L_i(t) dt, integrated exactly. k = 1 ... 5. */
+void ch02_adams(int implicit, unsigned k, double beta[]);
+
+/* ------------------------------------------------------------------------ */
+/* Runs                                                                      */
+
+typedef struct {
+    double t, y[2];            /* the last state reached */
+    double error;              /* |y - exact| at t */
+    double max_error;          /* over all accepted steps */
+    mbd_run_stats stats;
+    mbd_failure fail;
+    const mbd_ode *ode;        /* the integrator, valid during the run only (for output callbacks) */
+} ch02_result;
+
+/* Runs p on problem pr from 0 to t_end (mbd_run); outputs every dt_out
+ * (<= 0: after every step) go to `output` (may be NULL), which may read the
+ * integrator's counters through r->ode. */
+int ch02_solve(const mbd_ode_params *p, const ch02_problem *pr, double t_end, double dt_out,
+               mbd_run_output_fn output, void *ctx, ch02_result *r);
+
+/* The error at t_end of a fixed-step run with step h (NAN if the run failed). */
+double ch02_error_at(const mbd_ode_params *p, const ch02_problem *pr, double t_end, double h);
+
+/* Errors at t_end for the steps h0, h0/2, ..., h0/2^(n-1) into err[n], and the
+ * observed order log2(err[k-1]/err[k]) into order[k] (order[0] = NAN).
+ * Returns the last observed order. */
+double ch02_observed_order(const mbd_ode_params *p, const ch02_problem *pr, double t_end,
+                           double h0, int n, double err[], double order[]);
+
+#endif
