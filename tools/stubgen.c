@@ -163,6 +163,15 @@ int stub_generate(const char *path, const char *text, strbuf *out, stub_info *in
             break;
         case IN_STUB:
             if (m == M_END && strcmp(id, open_id) == 0) {
+                /* every stub ends by returning MBD_EUNIMPL: the generator
+                 * writes it (at the END marker's indentation), so no stub can
+                 * forget it and no solution file carries it */
+                size_t ind = 0;
+                while (ind < len && (p[ind] == ' ' || p[ind] == '\t'))
+                    ind++;
+                sb_addn(out, p, ind);
+                sb_add(out, "return MBD_EUNIMPL;\n");
+                inf->r[inf->n - 1].stub_has_unimpl = 1;
                 state = OUTSIDE;
                 inf->r[inf->n - 1].end = lineno;
             } else if (m != M_NONE) {
@@ -173,9 +182,10 @@ int stub_generate(const char *path, const char *text, strbuf *out, stub_info *in
                 /* the stub lines sit inside the STUB comment of the solution */
                 FAIL("a stub line must not contain '*/' (the stub of EXERCISE %s is inside a "
                      "comment until its END marker)", open_id);
+            } else if (contains(p, len, "MBD_EUNIMPL")) {
+                FAIL("the stub of EXERCISE %s returns MBD_EUNIMPL itself: the generator adds "
+                     "'return MBD_EUNIMPL;' at the END marker; remove this line", open_id);
             } else {
-                if (contains(p, len, "MBD_EUNIMPL"))
-                    inf->r[inf->n - 1].stub_has_unimpl = 1;
                 sb_addn(out, p, (size_t)(next - p));
             }
             break;

@@ -5,14 +5,21 @@
  *     <indent>/ * EXERCISE NN.K BEGIN * /     (without the spaces in the comment tokens)
  *     ...the solution...
  *     <indent>/ * EXERCISE NN.K STUB
- *     ...the stub, verbatim (it sits inside a comment, so no end-of-comment in it)...
+ *     ...the stub's lines, verbatim (e.g. (void) casts of the parameters; they
+ *        sit inside a comment, so no end-of-comment in them)...
  *     <indent>EXERCISE NN.K END * /
  *
  * The stub replaces the region from BEGIN to END by the line
  *
  *     <indent of BEGIN>/ * EXERCISE NN.K: your code here (see README.md) * /
  *
- * followed by the STUB lines. A file without markers is copied unchanged.
+ * followed by the STUB lines and, at the END marker's indentation,
+ *
+ *     return MBD_EUNIMPL;
+ *
+ * which the generator adds itself (a STUB line that mentions MBD_EUNIMPL is an
+ * error): every stub returns it, and no solution file carries it. A file
+ * without markers is copied unchanged.
  * Any line holding "EXERCISE <id> BEGIN|STUB|END" is a marker and must have
  * exactly the form above; markers must come in the order BEGIN, STUB, END with
  * one id, and regions do not nest.
@@ -27,7 +34,7 @@
 typedef struct {
     char *id;               /* "01.1" */
     unsigned begin, stub, end;   /* line numbers of the three markers (1-based) */
-    int stub_has_unimpl;    /* the STUB lines mention MBD_EUNIMPL */
+    int stub_has_unimpl;    /* the stub returns MBD_EUNIMPL (always, once END is seen) */
 } stub_region;
 
 typedef struct {

@@ -54,6 +54,5 @@ int ex01_lagrange_solve(const gsl_matrix *K, const gsl_vector *F, const gsl_matr
     return status;
     /* EXERCISE 01.3 STUB
     (void)K; (void)F; (void)A; (void)b; (void)Q; (void)lambda;
-    return MBD_EUNIMPL;
     EXERCISE 01.3 END */
 }

@@ -25,6 +25,5 @@ int ex01_rigid_bar(double k1, double k2, double P, double r1, double r2, double 
     /* EXERCISE 01.1 STUB
     (void)k1; (void)k2; (void)P; (void)r1; (void)r2; (void)r5;
     (void)beta1; (void)beta2; (void)Q;
-    return MBD_EUNIMPL;
     EXERCISE 01.1 END */
 }

@@ -60,7 +60,6 @@ int ex02_growth(const mbd_ode_params *p, double x, long nsteps, double *growth)
     return st;
     /* EXERCISE 02.4 STUB
     (void)p; (void)x; (void)nsteps; (void)growth; (void)decay;
-    return MBD_EUNIMPL;
     EXERCISE 02.4 END */
 }
 
@@ -97,6 +96,5 @@ int ex02_stability_limit(const mbd_ode_params *p, double x_lo, double x_hi, doub
     return GSL_SUCCESS;
     /* EXERCISE 02.4 STUB
     (void)p; (void)x_lo; (void)x_hi; (void)tol; (void)x_star;
-    return MBD_EUNIMPL;
     EXERCISE 02.4 END */
 }

@@ -652,12 +652,15 @@ static void expect_marker_error(const char *text, const char *message)
 static void stub_generation(void)
 {
     test_run_result r;
-    stub_of("int f(void)\n{\n        /* EXERCISE 07.2 BEGIN */\n        return 42;\n"
-            "        /* EXERCISE 07.2 STUB\n        return MBD_EUNIMPL;\n"
+    /* the STUB lines hold what the stub needs besides its return, which the
+     * generator adds itself */
+    stub_of("int f(int a)\n{\n        /* EXERCISE 07.2 BEGIN */\n        return 42 + a;\n"
+            "        /* EXERCISE 07.2 STUB\n        (void)a;\n"
             "        EXERCISE 07.2 END */\n}\n/* EXERCISE 07.2 -- prose is not a marker */\n", &r);
     CHECK_MSG(r.status == 0, "status %d: %s", r.status, r.err);
-    const char *want = "int f(void)\n{\n        /* EXERCISE 07.2: your code here (see README.md) */\n"
-                       "        return MBD_EUNIMPL;\n}\n/* EXERCISE 07.2 -- prose is not a marker */\n";
+    const char *want = "int f(int a)\n{\n        /* EXERCISE 07.2: your code here (see README.md) */\n"
+                       "        (void)a;\n        return MBD_EUNIMPL;\n}\n"
+                       "/* EXERCISE 07.2 -- prose is not a marker */\n";
     CHECK_MSG(strcmp(r.out, want) == 0, "the stub:\n%s\nexpected:\n%s", r.out, want);
     /* a stub is its own stub */
     char *stub = strdup(r.out);
@@ -794,11 +797,12 @@ static void check_stubs(void)
     edit(CS "/tests/" CH01 "/test_lagrange.c", "{\"ex01.3\",", "{\"ex01.33\",");
     expect_check(1, "registers no suite \"ex01.3\"");
 
-    /* a stub that does not return MBD_EUNIMPL, a missing region */
+    /* a STUB block that returns MBD_EUNIMPL itself (the generator does), a
+     * missing region */
     reset_check_tree();
-    edit(CS "/solutions/" CH01 "/rigid_bar.c", "    return MBD_EUNIMPL;\n    EXERCISE 01.1 END",
-         "    return 0;\n    EXERCISE 01.1 END");
-    expect_check(1, "the stub of EXERCISE 01.1 must return MBD_EUNIMPL");
+    edit(CS "/solutions/" CH01 "/rigid_bar.c", "    EXERCISE 01.1 END",
+         "    return MBD_EUNIMPL;\n    EXERCISE 01.1 END");
+    expect_check(1, "the stub of EXERCISE 01.1 returns MBD_EUNIMPL itself");
     reset_check_tree();
     edit(CS "/solutions/" CH01 "/lagrange.c", "/* EXERCISE 01.3 BEGIN */", "/* solution */");
     edit(CS "/solutions/" CH01 "/lagrange.c", "/* EXERCISE 01.3 STUB", "/*");
