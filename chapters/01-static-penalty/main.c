@@ -568,8 +568,7 @@ int main(int argc, char **argv)
 
 failed:
     mbd_report_failure(stderr, PROGRAM, &fail);
-    exit_code = (fail.status == MBD_EIO || fail.status == MBD_EEXTERNAL) ? MBD_EXIT_USAGE
-                                                                          : MBD_EXIT_NUMERICAL;
+    exit_code = mbd_cli_exit_status(fail.status);
 done:
     problem_free(&p);
     return exit_code;

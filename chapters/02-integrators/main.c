@@ -1914,8 +1914,7 @@ int main(int argc, char **argv)
 
 failed:
     mbd_report_failure(stderr, PROGRAM, &fail);
-    exit_code = (fail.status == MBD_EIO || fail.status == MBD_EEXTERNAL) ? MBD_EXIT_USAGE
-                                                                          : MBD_EXIT_NUMERICAL;
+    exit_code = mbd_cli_exit_status(fail.status);
 done:
     free_steps(s);
     free(s);

@@ -80,6 +80,21 @@ static int parse_long(const char *text, long *value)
     return 0;
 }
 
+int mbd_cli_exit_status(int status)
+{
+    switch (status) {
+    case GSL_SUCCESS:
+        return MBD_EXIT_OK;
+    case MBD_EUSAGE:
+    case MBD_EINPUT:
+    case MBD_EIO:
+    case MBD_EEXTERNAL:
+        return MBD_EXIT_USAGE;
+    default:
+        return MBD_EXIT_NUMERICAL;
+    }
+}
+
 double mbd_cli_seconds(void)
 {
     struct timespec ts;

@@ -58,6 +58,12 @@ enum {
 /* Process exit statuses of the plan. */
 enum { MBD_EXIT_OK = 0, MBD_EXIT_NUMERICAL = 1, MBD_EXIT_USAGE = 2 };
 
+/* The exit status for a failure: bad usage or input (MBD_EUSAGE, MBD_EINPUT,
+ * a file that cannot be written, gnuplot missing) is 2, everything numerical
+ * (a singular matrix, no convergence, a non-finite state, a violation) is 1,
+ * and GSL_SUCCESS is 0. */
+int mbd_cli_exit_status(int status);
+
 /* A named choice (a method, a scenario, an integrator preset) and its one-line
  * description for --list and --help. Arrays end with {NULL, NULL}. */
 typedef struct {
