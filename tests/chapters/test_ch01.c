@@ -157,13 +157,6 @@ static void misfit_needs_the_load_term(void)
 /* ------------------------------------------------------------------------ */
 /* The program                                                               */
 
-static double summary(const char *text, const char *key)
-{
-    double v = NAN;
-    CHECK_MSG(test_summary_value(text, key, &v) == 0, "summary has no key '%s'", key);
-    return v;
-}
-
 static void program_summary(void)
 {
     test_run_result r;
@@ -173,10 +166,10 @@ static void program_summary(void)
     CHECK_MSG(r.status == 0, "exit status %d, stderr: %s", r.status, r.err);
     const char *keys[5] = {"Q1", "Q2", "Q3", "Q4", "Q5"};
     for (int i = 0; i < 5; i++)
-        CHECK_CLOSE(round(summary(r.out, keys[i]) * 1e4) / 1e4, DOC_Q[i], 1e-9);
-    CHECK_IN(summary(r.out, "rel_error"), 0.9e-4, 1.2e-4);
-    CHECK_CLOSE(summary(r.out, "Q5_exact"), 1.462754, 5e-7);
-    CHECK_IN(summary(r.out, "best_exponent"), 6, 9);
+        CHECK_CLOSE(round(test_summary(r.out, keys[i]) * 1e4) / 1e4, DOC_Q[i], 1e-9);
+    CHECK_IN(test_summary(r.out, "rel_error"), 0.9e-4, 1.2e-4);
+    CHECK_CLOSE(test_summary(r.out, "Q5_exact"), 1.462754, 5e-7);
+    CHECK_IN(test_summary(r.out, "best_exponent"), 6, 9);
     CHECK_MSG(strstr(r.out, "nan") == NULL && strstr(r.out, "Step") == NULL,
               "summary holds only key = value lines");
     test_run_free(&r);
@@ -185,8 +178,8 @@ static void program_summary(void)
     test_run(cmd, &r);
     CHECK_MSG(r.status == 0, "exit status %d", r.status);
     double t = (6.0 * 30e3 - 5.0 * 21000.0 * 0.5) / (4.0 * 53333.333333333336 + 25.0 * 21000.0);
-    CHECK_CLOSE(summary(r.out, "Q5_exact"), 6 * t, 1e-9);
-    CHECK_CLOSE(summary(r.out, "Q5"), 6 * t, 5e-4);
+    CHECK_CLOSE(test_summary(r.out, "Q5_exact"), 6 * t, 1e-9);
+    CHECK_CLOSE(test_summary(r.out, "Q5"), 6 * t, 5e-4);
     test_run_free(&r);
 }
 

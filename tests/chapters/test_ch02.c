@@ -437,13 +437,6 @@ static void pec_amplification(void)
 /* ------------------------------------------------------------------------ */
 /* The program                                                               */
 
-static double summary(const char *text, const char *key)
-{
-    double v = NAN;
-    CHECK_MSG(test_summary_value(text, key, &v) == 0, "summary has no key '%s'", key);
-    return v;
-}
-
 static void program_scheme_summary(void)
 {
     test_run_result r;
@@ -451,19 +444,19 @@ static void program_scheme_summary(void)
     snprintf(cmd, sizeof cmd, "%s --summary", test_program("ch02-integrators"));
     test_run(cmd, &r);
     CHECK_MSG(r.status == 0, "exit status %d, stderr: %s", r.status, r.err);
-    CHECK_CLOSE(summary(r.out, "order_rk4"), 4, 0);
-    CHECK_CLOSE(summary(r.out, "limit_rk4"), 2.785293563405282, 1e-9);
-    CHECK_CLOSE(summary(r.out, "limit_measured_rk4"), 2.7853, 0.01);
-    CHECK_CLOSE(summary(r.out, "limit_ab3"), 6.0 / 11, 1e-9);
-    CHECK_CLOSE(summary(r.out, "limit_am3"), 6.0, 1e-9);
-    CHECK_CLOSE(summary(r.out, "limit_measured_am5"), 90.0 / 49, 0.02);
-    CHECK_CLOSE(summary(r.out, "a_stable_implicit_euler"), 1, 0);
-    CHECK_CLOSE(summary(r.out, "a_stable_am2"), 1, 0);
-    CHECK_CLOSE(summary(r.out, "order_cash_karp"), 5, 0);
-    CHECK_CLOSE(summary(r.out, "observed_order_cash_karp"), 5, 0.2);
-    CHECK_CLOSE(summary(r.out, "observed_order_pece"), 4, 0.2);
-    CHECK_CLOSE(summary(r.out, "energy_factor_euler"), 1.01, 1e-12);
-    CHECK_LE(summary(r.out, "transient_error_cash_karp"), 1e-5);
+    CHECK_CLOSE(test_summary(r.out, "order_rk4"), 4, 0);
+    CHECK_CLOSE(test_summary(r.out, "limit_rk4"), 2.785293563405282, 1e-9);
+    CHECK_CLOSE(test_summary(r.out, "limit_measured_rk4"), 2.7853, 0.01);
+    CHECK_CLOSE(test_summary(r.out, "limit_ab3"), 6.0 / 11, 1e-9);
+    CHECK_CLOSE(test_summary(r.out, "limit_am3"), 6.0, 1e-9);
+    CHECK_CLOSE(test_summary(r.out, "limit_measured_am5"), 90.0 / 49, 0.02);
+    CHECK_CLOSE(test_summary(r.out, "a_stable_implicit_euler"), 1, 0);
+    CHECK_CLOSE(test_summary(r.out, "a_stable_am2"), 1, 0);
+    CHECK_CLOSE(test_summary(r.out, "order_cash_karp"), 5, 0);
+    CHECK_CLOSE(test_summary(r.out, "observed_order_cash_karp"), 5, 0.2);
+    CHECK_CLOSE(test_summary(r.out, "observed_order_pece"), 4, 0.2);
+    CHECK_CLOSE(test_summary(r.out, "energy_factor_euler"), 1.01, 1e-12);
+    CHECK_LE(test_summary(r.out, "transient_error_cash_karp"), 1e-5);
     CHECK_MSG(strstr(r.out, "nan") == NULL && strstr(r.out, "Step") == NULL,
               "summary holds only key = value lines");
     test_run_free(&r);
@@ -477,29 +470,29 @@ static void program_run_summary(void)
              test_program("ch02-integrators"));
     test_run(cmd, &r);
     CHECK_MSG(r.status == 0, "exit status %d, stderr: %s", r.status, r.err);
-    CHECK_REL(summary(r.out, "energy_factor"), 1.01, 1e-12);
-    CHECK_REL(summary(r.out, "energy_factor_theory"), 1.01, 1e-12);
-    CHECK_REL(summary(r.out, "E_ratio"), pow(1.01, 200), 1e-10);
-    CHECK_CLOSE(summary(r.out, "order"), 1, 0);
-    CHECK_CLOSE(summary(r.out, "limit"), 2, 1e-9);
+    CHECK_REL(test_summary(r.out, "energy_factor"), 1.01, 1e-12);
+    CHECK_REL(test_summary(r.out, "energy_factor_theory"), 1.01, 1e-12);
+    CHECK_REL(test_summary(r.out, "E_ratio"), pow(1.01, 200), 1e-10);
+    CHECK_CLOSE(test_summary(r.out, "order"), 1, 0);
+    CHECK_CLOSE(test_summary(r.out, "limit"), 2, 1e-9);
     test_run_free(&r);
 
     snprintf(cmd, sizeof cmd, "%s --method pece --order 3 --corrections 2 --summary",
              test_program("ch02-integrators"));
     test_run(cmd, &r);
     CHECK_MSG(r.status == 0, "exit status %d, stderr: %s", r.status, r.err);
-    CHECK_CLOSE(summary(r.out, "order"), 3, 0);
-    CHECK_CLOSE(summary(r.out, "limit"), pece_limit(3, 2), 1e-6);
-    CHECK_CLOSE(summary(r.out, "y_exact"), exp(-10.0), 1e-15);
-    CHECK_LE(summary(r.out, "error_end"), 1e-6);
+    CHECK_CLOSE(test_summary(r.out, "order"), 3, 0);
+    CHECK_CLOSE(test_summary(r.out, "limit"), pece_limit(3, 2), 1e-6);
+    CHECK_CLOSE(test_summary(r.out, "y_exact"), exp(-10.0), 1e-15);
+    CHECK_LE(test_summary(r.out, "error_end"), 1e-6);
     test_run_free(&r);
 
     snprintf(cmd, sizeof cmd, "%s --method cash-karp --problem transient --rtol 1e-7 --atol 1e-7 "
              "--summary", test_program("ch02-integrators"));
     test_run(cmd, &r);
     CHECK_MSG(r.status == 0, "exit status %d, stderr: %s", r.status, r.err);
-    CHECK_LE(summary(r.out, "max_error"), 1e-6);
-    CHECK_GE(summary(r.out, "h_max"), 0.01);
+    CHECK_LE(test_summary(r.out, "max_error"), 1e-6);
+    CHECK_GE(test_summary(r.out, "h_max"), 0.01);
     test_run_free(&r);
 }
 

@@ -153,3 +153,11 @@ int test_summary_value(const char *text, const char *key, double *value)
     }
     return -1;
 }
+
+double test_summary(const char *text, const char *key)
+{
+    double v = NAN;
+    mbd_check_msg(test_summary_value(text, key, &v) == 0, __FILE__, __LINE__, CU_FALSE,
+                  "summary has no key '%s'", key);
+    return v;
+}

@@ -79,6 +79,10 @@ void test_run_free(test_run_result *r);
 /* The path of a chapter program, e.g. test_program("ch01-static-penalty"). */
 const char *test_program(const char *name);
 
+/* The value of "key = value" in a program's --summary text; a missing key is
+ * a failed check (and NAN). */
+double test_summary(const char *text, const char *key);
+
 /* Finds "key = value" in summary text; 0 on success. */
 int test_summary_value(const char *text, const char *key, double *value);
 
