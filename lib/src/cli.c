@@ -482,3 +482,42 @@ int mbd_cli_bench(FILE *out, const char *program, const char *case_name, const c
     fprintf(out, ",%ld\n", repeats);
     return GSL_SUCCESS;
 }
+
+size_t mbd_cli_choices(const char *const *names, const char *const *descriptions,
+                       mbd_cli_choice *out, size_t cap)
+{
+    size_t k = 0;
+    if (cap == 0)
+        return 0;
+    for (; names[k] != NULL && k + 1 < cap; k++) {
+        out[k].name = names[k];
+        out[k].description = descriptions[k];
+    }
+    out[k].name = NULL;
+    out[k].description = NULL;
+    return k;
+}
+
+int mbd_cli_integrator(const mbd_cli_spec *spec, const mbd_cli_common *c, const char *fallback,
+                       mbd_ode_params *p, FILE *err)
+{
+    const char *name = c->integrator_given ? c->integrator : fallback;
+    if (mbd_ode_preset(name, p) != GSL_SUCCESS) {
+        fprintf(err, "%s: --integrator: unknown integrator '%s' (see --list)\n", spec->program,
+                name);
+        return MBD_EUSAGE;
+    }
+    if ((c->rtol_given || c->atol_given) && !p->adaptive) {
+        fprintf(err, "%s: --%s: the integrator '%s' takes fixed steps and has no tolerance "
+                     "(use --h, or an adaptive integrator)\n",
+                spec->program, c->rtol_given ? "rtol" : "atol", name);
+        return MBD_EUSAGE;
+    }
+    if (c->h_given)
+        p->h = c->h;
+    if (c->rtol_given)
+        p->rtol = c->rtol;
+    if (c->atol_given)
+        p->atol = c->atol;
+    return GSL_SUCCESS;
+}

@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "mbd/ode.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -127,6 +129,19 @@ typedef struct {
  * `err_stream`. Returns GSL_SUCCESS, MBD_CLI_DONE or MBD_EUSAGE. */
 int mbd_cli_parse(const mbd_cli_spec *spec, int argc, char **argv, mbd_cli_common *out,
                   FILE *out_stream, FILE *err_stream);
+
+/* Fills out[0 .. cap-2] with the NULL-terminated parallel lists `names` and
+ * `descriptions` (e.g. mbd_ode_preset_names, mbd_formulation_method_names)
+ * and ends it with {NULL, NULL}; returns the number of choices copied. */
+size_t mbd_cli_choices(const char *const *names, const char *const *descriptions,
+                       mbd_cli_choice *out, size_t cap);
+
+/* The integrator of a time-history chapter: the ode.h preset named by
+ * --integrator (or `fallback` when it was not given), then --h, --rtol and
+ * --atol where given. --rtol or --atol for a fixed-step preset is a usage
+ * error, said on `err` with the program's name: MBD_EUSAGE. */
+int mbd_cli_integrator(const mbd_cli_spec *spec, const mbd_cli_common *c, const char *fallback,
+                       mbd_ode_params *p, FILE *err);
 
 /* Parses a finite double from the whole of `text`; 0 on success. */
 int mbd_cli_parse_double(const char *text, double *value);

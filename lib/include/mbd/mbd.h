@@ -4,6 +4,9 @@
 
 #include "mbd/error.h"
 #include "mbd/system.h"
+#include "mbd/formulation.h"
+#include "mbd/correction.h"
+#include "mbd/simulate.h"
 #include "mbd/cli.h"
 #include "mbd/io.h"
 

@@ -1,0 +1,78 @@
+/* mbd/correction.h -- putting a state back onto the constraints between steps.
+ *
+ * The correction stage of the pipeline
+ *
+ *     model -> formulation -> integrator -> correction -> output
+ *
+ * An integrator that carries q and q' independently lets C(t, q) and
+ * C' = C_q q' + C_t drift away from zero. A post-step coordinate projection
+ * (run through the run loop's hook, run.h) moves the state back:
+ *
+ *   positions, by Newton's method on C(t, q) = 0 with the minimum-norm step
+ *       dq = -W C_q^T (C_q W C_q^T)^-1 C,
+ *   then velocities, in one linear step onto C_q q' + C_t = 0,
+ *       dq' = -W C_q^T (C_q W C_q^T)^-1 (C_q q' + C_t),
+ *
+ * with W = I (the shortest step in the coordinates' own units) or W = M^-1
+ * (the step of least kinetic energy). This is what document 000's listings
+ * meant their in-function `while abs(C) > 1e-10` loops to do; there the loops
+ * work on a local copy and, by MATLAB's vector `while`, never run.
+ */
+#ifndef MBD_CORRECTION_H
+#define MBD_CORRECTION_H
+
+#include <stddef.h>
+
+#include <gsl/gsl_vector.h>
+
+#include "mbd/error.h"
+#include "mbd/system.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    int mass_weighted;     /* 0: W = I (minimum norm); 1: W = M^-1 */
+    double tol;            /* done when |C| <= tol (and |C'| <= tol); <= 0: 1e-10 */
+    unsigned max_iter;     /* Newton iterations on the positions; 0: 20 */
+} mbd_projection_params;
+
+/* Counters over the life of a workspace. */
+typedef struct {
+    long calls;            /* states looked at */
+    long positions;        /* states whose positions were moved */
+    long velocities;       /* states whose velocities were moved */
+    long iterations;       /* Newton iterations, in all */
+} mbd_projection_stats;
+
+typedef struct mbd_projection mbd_projection;
+
+/* NULL for an invalid system (or one without constraints). */
+mbd_projection *mbd_projection_alloc(const mbd_system *s, const mbd_projection_params *p);
+void mbd_projection_free(mbd_projection *w);
+
+/* Moves q onto C(t, q) = 0 (nothing when |C| <= tol already); *moved says
+ * whether it did. MBD_ENOCONV when |C| is still above tol after max_iter
+ * iterations, MBD_ESINGULAR when C_q W C_q^T cannot be factored. */
+int mbd_projection_positions(mbd_projection *w, double t, gsl_vector *q, int *moved);
+
+/* Moves q' onto C_q q' + C_t = 0 at the positions q (nothing when
+ * |C'| <= tol already). */
+int mbd_projection_velocities(mbd_projection *w, double t, const gsl_vector *q, gsl_vector *qd,
+                              int *moved);
+
+/* Both, on a state y = [q; q'] (2n values). */
+int mbd_projection_apply(mbd_projection *w, double t, double y[], int *changed);
+
+/* mbd_projection_apply() as a run-loop hook (run.h): ctx is the workspace. */
+int mbd_projection_hook(void *ctx, double t, double y[], int *changed, mbd_failure *fail);
+
+const mbd_projection_stats *mbd_projection_get_stats(const mbd_projection *w);
+const mbd_failure *mbd_projection_failure(const mbd_projection *w);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

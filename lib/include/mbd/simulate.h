@@ -1,0 +1,89 @@
+/* mbd/simulate.h -- the pipeline assembled, for one time history.
+ *
+ *     model -> formulation -> integrator -> correction -> output
+ *   (system.h) (formulation.h)  (ode.h)   (correction.h)  (mbd_history)
+ *                               \___________ run.h ___________/
+ *
+ * mbd_simulate() joins the stages for a formulation of a system: it allocates
+ * the integrator for the formulation's right-hand side, the post-step
+ * projection when asked, runs the run loop (run.h), and records at every output
+ * time the positions, the kinematic velocities and how well the constraints
+ * hold. The mechanism chapters (03-05) are this call with different models and
+ * methods; their stories compare the recorded histories.
+ */
+#ifndef MBD_SIMULATE_H
+#define MBD_SIMULATE_H
+
+#include <stddef.h>
+
+#include "mbd/correction.h"
+#include "mbd/error.h"
+#include "mbd/formulation.h"
+#include "mbd/ode.h"
+#include "mbd/run.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A recorded time history: `rows` outputs of n coordinates. q and qd are
+ * row-major (row k holds q(t[k]) in q[k n .. k n + n - 1]). */
+typedef struct {
+    size_t n;
+    size_t rows, capacity;
+    double *t;
+    double *q, *qd;              /* positions and kinematic velocities dq/dt */
+    double *C_norm, *Cdot_norm;  /* |C| and |C_q q' + C_t| */
+    double *E;                   /* the system's energy (NAN when it has none) */
+    double *h;                   /* the step that produced the output (0 at t0) */
+    double *cond;                /* condition number (mbd_formulation_condition), or NULL */
+    int has_energy;              /* the system defines one */
+    int adaptive;                /* the integrator controlled its step (CSV gets h) */
+} mbd_history;
+
+/* An empty history (no allocation until the first run). */
+void mbd_history_init(mbd_history *h);
+void mbd_history_free(mbd_history *h);
+/* Row k's positions and velocities. */
+const double *mbd_history_q(const mbd_history *h, size_t k);
+const double *mbd_history_qd(const mbd_history *h, size_t k);
+/* The row with the largest t <= time (0 when time is before the first row). */
+size_t mbd_history_row_at(const mbd_history *h, double time);
+
+/* Writes the history as the plan's CSV: t, the coordinate names, the names
+ * with _dot, C_norm, Cdot_norm, then E (when with_energy) and h (when the run
+ * was adaptive). path "-" is stdout. */
+int mbd_history_csv(const mbd_history *h, const char *path, const char *const *names,
+                    int with_energy, mbd_failure *fail);
+
+typedef struct {
+    double t0, t_end;
+    double dt_out;               /* > 0: outputs every dt_out; <= 0: every step */
+    double max_violation;        /* > 0: stop (MBD_EVIOLATION) when |C| exceeds it at an output */
+    int project;                 /* post-step coordinate projection (correction.h) */
+    mbd_projection_params projection;
+    int record_condition;        /* fill mbd_history.cond */
+} mbd_sim_params;
+
+typedef struct {
+    mbd_run_stats run;           /* steps, rejections, evaluations, corrections, t reached */
+    mbd_projection_stats projection;
+    double max_C, max_Cdot;      /* largest |C|, |C'| over the outputs */
+    double E0, max_dE;           /* energy at t0, largest |E - E0| (NAN without energy) */
+} mbd_sim_stats;
+
+/* Integrates the formulation's ODE from (q0, qd0) at p->t0 to p->t_end with
+ * the integrator `ode` (ode.h parameters). `hist` (may be NULL) receives the
+ * outputs, replacing what it held; after a failure it holds the outputs up to
+ * the failure, and `fail` says what failed and when: the formulation's own
+ * cause (a singular Schur complement) when it is the culprit, a violation
+ * above p->max_violation, or the integrator's. */
+int mbd_simulate(mbd_formulation *f, const mbd_ode_params *ode, const mbd_sim_params *p,
+                 const double q0[], const double qd0[], mbd_history *hist,
+                 mbd_sim_stats *stats, mbd_failure *fail);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,288 @@
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+
+#include "mbd/io.h"
+#include "mbd/simulate.h"
+
+void mbd_history_init(mbd_history *h) { memset(h, 0, sizeof *h); }
+
+void mbd_history_free(mbd_history *h)
+{
+    if (h == NULL)
+        return;
+    free(h->t);
+    free(h->q);
+    free(h->qd);
+    free(h->C_norm);
+    free(h->Cdot_norm);
+    free(h->E);
+    free(h->h);
+    free(h->cond);
+    mbd_history_init(h);
+}
+
+const double *mbd_history_q(const mbd_history *h, size_t k) { return h->q + k * h->n; }
+const double *mbd_history_qd(const mbd_history *h, size_t k) { return h->qd + k * h->n; }
+
+size_t mbd_history_row_at(const mbd_history *h, double time)
+{
+    size_t lo = 0, hi = h->rows;   /* the answer is in [lo, hi) */
+    if (hi == 0)
+        return 0;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (h->t[mid] <= time)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static int grow(double **p, size_t count)
+{
+    double *q = realloc(*p, count * sizeof *q);
+    if (q == NULL)
+        return GSL_ENOMEM;
+    *p = q;
+    return GSL_SUCCESS;
+}
+
+/* Room for at least `rows` rows. */
+static int reserve(mbd_history *h, size_t rows, int with_cond)
+{
+    if (rows <= h->capacity && (!with_cond || h->cond != NULL))
+        return GSL_SUCCESS;
+    size_t cap = rows > h->capacity ? rows : h->capacity;
+    int st = GSL_SUCCESS;
+    double **cols[] = {&h->t, &h->C_norm, &h->Cdot_norm, &h->E, &h->h};
+    for (size_t i = 0; i < sizeof cols / sizeof cols[0] && st == GSL_SUCCESS; i++)
+        st = grow(cols[i], cap);
+    if (st == GSL_SUCCESS)
+        st = grow(&h->q, cap * h->n);
+    if (st == GSL_SUCCESS)
+        st = grow(&h->qd, cap * h->n);
+    if (st == GSL_SUCCESS && with_cond)
+        st = grow(&h->cond, cap);
+    if (st == GSL_SUCCESS)
+        h->capacity = cap;
+    return st;
+}
+
+typedef struct {
+    mbd_formulation *f;
+    const mbd_sim_params *p;
+    mbd_history *hist;
+    mbd_sim_stats *stats;
+    double *q, *qd;               /* n scratch each */
+    long seen;                    /* outputs so far */
+} recorder;
+
+static int record(void *ctx, double t, const double y[], const mbd_run_info *info,
+                  mbd_failure *fail)
+{
+    recorder *r = ctx;
+    double C = 0, Cd = 0, E = NAN;
+    int st = mbd_formulation_measure(r->f, t, y, &C, &Cd, &E);
+    if (st == GSL_SUCCESS)
+        st = mbd_formulation_unpack(r->f, t, y, r->q, r->qd);
+    if (st != GSL_SUCCESS) {
+        *fail = *mbd_formulation_failure(r->f);
+        return st;
+    }
+    if (!isfinite(C) || !isfinite(Cd))
+        return mbd_failure_set(fail, MBD_ENONFINITE, t, "the constraint violation is not finite");
+    mbd_sim_stats *s = r->stats;
+    if (r->seen++ == 0)
+        s->E0 = E;
+    s->max_C = fmax(s->max_C, C);
+    s->max_Cdot = fmax(s->max_Cdot, Cd);
+    if (isfinite(E) && isfinite(s->E0))
+        s->max_dE = fmax(s->max_dE, fabs(E - s->E0));
+
+    mbd_history *h = r->hist;
+    if (h != NULL) {
+        if (h->rows == h->capacity) {
+            st = reserve(h, h->capacity ? 2 * h->capacity : 1024, r->p->record_condition);
+            if (st != GSL_SUCCESS)
+                return mbd_failure_set(fail, st, t, "out of memory for the time history");
+        }
+        size_t k = h->rows, n = h->n;
+        h->t[k] = t;
+        memcpy(h->q + k * n, r->q, n * sizeof *r->q);
+        memcpy(h->qd + k * n, r->qd, n * sizeof *r->qd);
+        h->C_norm[k] = C;
+        h->Cdot_norm[k] = Cd;
+        h->E[k] = E;
+        h->h[k] = info->h;
+        if (r->p->record_condition) {
+            double cond = INFINITY;
+            st = mbd_formulation_condition(r->f, t, y, &cond);
+            if (st != GSL_SUCCESS) {
+                *fail = *mbd_formulation_failure(r->f);
+                return st;
+            }
+            h->cond[k] = cond;
+        }
+        h->rows++;
+    }
+    if (r->p->max_violation > 0 && C > r->p->max_violation)
+        return mbd_failure_set(fail, MBD_EVIOLATION, t,
+                               "the constraint violation |C| = %.3g exceeds %g", C,
+                               r->p->max_violation);
+    return GSL_SUCCESS;
+}
+
+int mbd_simulate(mbd_formulation *f, const mbd_ode_params *ode, const mbd_sim_params *p,
+                 const double q0[], const double qd0[], mbd_history *hist,
+                 mbd_sim_stats *stats, mbd_failure *fail)
+{
+    mbd_sim_stats local;
+    if (stats == NULL)
+        stats = &local;
+    memset(stats, 0, sizeof *stats);
+    stats->E0 = NAN;
+    mbd_failure_clear(fail);
+    const mbd_system *s = mbd_formulation_system(f);
+    const size_t n = s->n, dim = mbd_formulation_dim(f);
+
+    if (p->project && mbd_formulation_get_params(f)->kind == MBD_FORMULATION_INDEX2_PENALTY)
+        return mbd_failure_set(fail, MBD_EINPUT, p->t0,
+                               "post-step projection needs the state [q; q'], which the "
+                               "index-2 penalty does not carry");
+    if (hist != NULL) {
+        if (hist->n != n) {
+            mbd_history_free(hist);
+            hist->n = n;
+        }
+        hist->rows = 0;
+        hist->has_energy = s->energy != NULL;
+        hist->adaptive = ode->adaptive;
+        size_t want = 1024;
+        if (p->dt_out > 0)
+            want = (size_t)ceil((p->t_end - p->t0) / p->dt_out) + 2;
+        if (reserve(hist, want, p->record_condition) != GSL_SUCCESS)
+            return mbd_failure_set(fail, GSL_ENOMEM, p->t0, "out of memory for the time history");
+    }
+
+    double *y = malloc((dim + 2 * n) * sizeof *y);
+    mbd_ode *o = mbd_ode_alloc(ode, dim, mbd_formulation_rhs, f);
+    mbd_projection *proj = p->project ? mbd_projection_alloc(s, &p->projection) : NULL;
+    int st;
+    if (y == NULL || o == NULL || (p->project && proj == NULL)) {
+        st = mbd_failure_set(fail, o == NULL && y != NULL ? MBD_EINPUT : GSL_ENOMEM, p->t0,
+                             o == NULL && y != NULL ? "bad integrator parameters (%s)"
+                                                    : "out of memory (%s)",
+                             ode->name ? ode->name : "unnamed");
+        goto done;
+    }
+    recorder r = {f, p, hist, stats, y + dim, y + dim + n, 0};
+
+    st = mbd_formulation_pack(f, p->t0, q0, qd0, y);
+    if (st != GSL_SUCCESS) {
+        *fail = *mbd_formulation_failure(f);
+        goto done;
+    }
+    mbd_run_params rp = {
+        .t0 = p->t0,
+        .t_end = p->t_end,
+        .dt_out = p->dt_out,
+        .output = record,
+        .output_ctx = &r,
+        .hook = proj ? mbd_projection_hook : NULL,
+        .hook_ctx = proj,
+    };
+    st = mbd_run(o, &rp, y, &stats->run, fail);
+    if (st != GSL_SUCCESS) {
+        /* the formulation knows better why its right-hand side failed
+         * ("the Schur complement ... is singular" rather than "the
+         * right-hand side failed") */
+        const mbd_failure *ff = mbd_formulation_failure(f);
+        if (ff->status != GSL_SUCCESS && ff->status == fail->status)
+            *fail = *ff;
+    }
+    if (proj)
+        stats->projection = *mbd_projection_get_stats(proj);
+done:
+    mbd_projection_free(proj);
+    mbd_ode_free(o);
+    free(y);
+    return st;
+}
+
+int mbd_history_csv(const mbd_history *h, const char *path, const char *const *names,
+                    int with_energy, mbd_failure *fail)
+{
+    const size_t n = h->n;
+    const size_t ncols = 1 + 2 * n + 2 + (with_energy ? 1 : 0) + (h->adaptive ? 1 : 0);
+    char **header = calloc(ncols, sizeof *header);
+    double *row = malloc(ncols * sizeof *row);
+    int st = GSL_SUCCESS;
+    if (header == NULL || row == NULL) {
+        st = mbd_failure_set(fail, GSL_ENOMEM, NAN, "out of memory");
+        goto out;
+    }
+    size_t c = 0;
+    header[c++] = strdup("t");
+    for (size_t j = 0; j < n; j++) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "q%zu", j + 1);
+        header[c++] = strdup(names ? names[j] : buf);
+    }
+    for (size_t j = 0; j < n; j++) {
+        char buf[96];
+        if (names)
+            snprintf(buf, sizeof buf, "%s_dot", names[j]);
+        else
+            snprintf(buf, sizeof buf, "q%zu_dot", j + 1);
+        header[c++] = strdup(buf);
+    }
+    header[c++] = strdup("C_norm");
+    header[c++] = strdup("Cdot_norm");
+    if (with_energy)
+        header[c++] = strdup("E");
+    if (h->adaptive)
+        header[c++] = strdup("h");
+    for (size_t i = 0; i < ncols; i++)
+        if (header[i] == NULL) {
+            st = mbd_failure_set(fail, GSL_ENOMEM, NAN, "out of memory");
+            goto out;
+        }
+    mbd_csv *csv = mbd_csv_open(path, ncols, (const char *const *)header, &st, fail);
+    if (csv == NULL)
+        goto out;
+    for (size_t k = 0; k < h->rows && st == GSL_SUCCESS; k++) {
+        c = 0;
+        row[c++] = h->t[k];
+        for (size_t j = 0; j < n; j++)
+            row[c++] = h->q[k * n + j];
+        for (size_t j = 0; j < n; j++)
+            row[c++] = h->qd[k * n + j];
+        row[c++] = h->C_norm[k];
+        row[c++] = h->Cdot_norm[k];
+        if (with_energy)
+            row[c++] = h->E[k];
+        if (h->adaptive)
+            row[c++] = h->h[k];
+        st = mbd_csv_row(csv, row);
+        if (st != GSL_SUCCESS)
+            mbd_failure_set(fail, st, h->t[k], "a non-finite value in the CSV row at t = %g",
+                            h->t[k]);
+    }
+    int st2 = mbd_csv_close(csv);
+    if (st == GSL_SUCCESS && st2 != GSL_SUCCESS) {
+        st = st2;
+        mbd_failure_set(fail, st, NAN, "could not finish writing %s", path);
+    }
+out:
+    if (header)
+        for (size_t i = 0; i < ncols; i++)
+            free(header[i]);
+    free(header);
+    free(row);
+    return st;
+}
