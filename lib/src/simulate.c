@@ -132,7 +132,7 @@ static int record(void *ctx, double t, const double y[], const mbd_run_info *inf
     }
     if (r->p->max_violation > 0 && C > r->p->max_violation)
         return mbd_failure_set(fail, MBD_EVIOLATION, t,
-                               "the constraint violation |C| = %.3g exceeds %g", C,
+                               "the constraint violation |C| = %.6g exceeds %g", C,
                                r->p->max_violation);
     return GSL_SUCCESS;
 }

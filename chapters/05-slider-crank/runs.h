@@ -1,0 +1,90 @@
+/* runs.h -- one simulation of the slider-crank, and what the chapter
+ * measures on it: errors against the reduced reference, the branch
+ * invariants, the energy, the fold and the branch taken after it.
+ */
+#ifndef CH05_RUNS_H
+#define CH05_RUNS_H
+
+#include "mbd/simulate.h"
+#include "reduced.h"
+#include "slider.h"
+
+/* where a run's approach to the fold is measured: th1 = 0.05 rad, some 30 ms before it */
+#define CH05_APPROACH 0.05
+
+typedef struct {
+    const char *method;          /* a library method name (formulation.h) */
+    mbd_ode_params ode;          /* the integrator */
+    ch05_mass_kind mass;
+    double mu, alpha, beta;
+    int project;                 /* post-step projection (correction.h) */
+    double t_end, dt_out, max_violation;
+    int record_condition;        /* measure the condition number of the formulation's own matrix */
+} ch05_spec;
+
+/* The document's run: penalty-baumgarte, ode23, the document's mass matrix,
+ * mu = 1e5, alpha = beta = 20, 1.8 s, outputs every 1e-4 s, |C| <= 1. */
+void ch05_spec_document(ch05_spec *s);
+
+/* Which branch through the fold a state is on. */
+typedef enum {
+    CH05_BRANCH_NONE,            /* the fold was not passed */
+    CH05_BRANCH_SAME,            /* th2 = pi - 2 th1: the reduced reference's */
+    CH05_BRANCH_FOLDED,          /* th2 = pi, x3 = 0: the rods folded onto each other */
+    CH05_BRANCH_UNDECIDED        /* too close to the fold to tell, or on neither */
+} ch05_branch;
+
+const char *ch05_branch_name(ch05_branch b);
+
+typedef struct {
+    ch05_model model;
+    ch05_probe probe;
+    mbd_system sys;
+    mbd_formulation *formulation;
+    mbd_history hist;
+    mbd_sim_stats stats;
+    mbd_failure fail;
+    int status;                  /* of mbd_simulate */
+    /* against the reduced reference of the run's mass matrix, over all outputs */
+    double max_pos_err, max_vel_err;
+    double max_invariant;        /* largest distance from the branch th2 = pi - 2 th1 before the fold */
+    double max_x3, t_max_x3;     /* the slider's farthest point and when */
+    double fold_time;            /* th1 changes sign (interpolated between outputs); NAN: not reached */
+    double fold_reference;       /* the reference's fold time */
+    double fold_c2;              /* C2 (the height of rod 2's end) at the last output with
+                                    th1 >= CH05_APPROACH before the fold: the drift the run brings */
+    double fold_step;            /* the integrator's step across the fold, and */
+    double fold_rate;            /* th1' there: the step covers |th1'| h of th1 */
+    ch05_branch branch;          /* where the run is at its last output */
+    double max_schur_cond;       /* the largest cond(S) at the outputs (running mass matrix) */
+    double max_own_cond;         /* with record_condition: the largest condition number of the
+                                    matrix the formulation solves with (S for the projection,
+                                    M + mu C_q^T C_q for the penalty; 1-norm estimate), NAN without */
+} ch05_run;
+
+/* Runs the spec and measures it. Returns the status of the allocation
+ * (MBD_EINPUT for a spec the library refuses); the simulation's own status is
+ * in r->status and r->fail (a failure is a result, not an error). ref is the
+ * reference of the spec's mass matrix: zeroed ({0}) before its first use, it
+ * is set up here, and kept (with its table of output times) for the next run
+ * with the same mass matrix. */
+int ch05_run_spec(ch05_run *r, const ch05_spec *spec, ch05_reference *ref);
+void ch05_run_init(ch05_run *r);
+void ch05_run_free(ch05_run *r);
+
+/* Errors of the history against the reference over the outputs with
+ * t <= t_max: positions, velocities, the branch invariant. */
+int ch05_run_errors(const ch05_run *r, ch05_reference *ref, double t_max, double *pos,
+                    double *vel, double *invariant);
+
+/* The largest difference per coordinate (q then q', 6 values) between two
+ * histories with the same output times, over t <= t_max. */
+void ch05_run_difference(const ch05_run *a, const ch05_run *b, double t_max, double diff[6]);
+
+/* The largest |E - E0| over the outputs with t <= t_max. */
+double ch05_run_energy_error(const ch05_run *r, double t_max);
+
+/* A short name of a status for summaries ("ok", "singular", "step-size", ...). */
+const char *ch05_status_token(int status);
+
+#endif
