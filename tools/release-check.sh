@@ -10,7 +10,8 @@
 #      `STUBGEN --regions` prints them; compared without leading and trailing
 #      blanks; lines under 12 characters are too generic to tell) in any file.
 #      Lines that also occur in the code students are meant to read - the
-#      release's lib/, chapters/, tests/ and tools/ - are not secrets: a
+#      release's lib/, chapters/, tests/ and tools/, and the stubs' own text
+#      outside their regions - are not secrets: a
 #      solution calls the library where the library has the piece, and tests
 #      share generic lines such as "gsl_matrix_free(Kc);".
 # Run from the repository root (it reads solutions/).
@@ -41,6 +42,7 @@ done < <(tar -tzf "$tarball" | grep -E '^[^/]+/(solutions|tests/grader)(/|$)|(^|
 
 # 2. copies of solution files that have exercise regions
 : > "$tmp/.secret"
+: > "$tmp/.stubtext"
 for f in solutions/[0-9][0-9]-*/*; do
     [ -f "$f" ] || continue
     "$stubgen" --regions "$f" > "$tmp/.regions" 2> /dev/null || {
@@ -49,6 +51,10 @@ for f in solutions/[0-9][0-9]-*/*; do
     }
     [ -s "$tmp/.regions" ] || continue
     cat "$tmp/.regions" >> "$tmp/.secret"
+    # the solution's lines outside its regions are the stub's own text: public
+    awk -v regions="$tmp/.regions" '
+        BEGIN { while ((getline l < regions) > 0) { split(l, a, ":"); inreg[a[2]] = 1 } }
+        !(FNR in inreg)' "$f" >> "$tmp/.stubtext"
     sum=$(sha256sum < "$f" | cut -d' ' -f1)
     while IFS= read -r -d '' g; do
         [ "$(sha256sum < "$g" | cut -d' ' -f1)" = "$sum" ] && problem "${g#"$tmp"/}: a copy of $f"
@@ -58,6 +64,7 @@ done
 # 3. lines of the exercise regions
 find "$root/lib" "$root/chapters" "$root/tests" "$root/tools" -type f -print0 2> /dev/null \
     | xargs -0 -r cat > "$tmp/.public"
+cat "$tmp/.stubtext" >> "$tmp/.public"
 find "$root" \( -path "$root/lib" -o -path "$root/chapters" -o -path "$root/tests" \
     -o -path "$root/tools" \) -prune -o -type f -print0 > "$tmp/.scan"
 # the secrets: "TEXT<TAB>path:line", region lines minus the public ones
@@ -96,4 +103,4 @@ if [ $problems -gt 0 ]; then
 fi
 echo "release-check: $tarball holds no solution (checked: paths; copies of" \
     "$(cut -d: -f1 "$tmp/.secret" | sort -u | grep -c .) solution files; $(grep -c . "$tmp/.effective") of" \
-    "$(grep -c . "$tmp/.secret") solution lines, the others too short or also in lib/, chapters/, tests/, tools/)"
+    "$(grep -c . "$tmp/.secret") solution lines, the others too short or also in lib/, chapters/, tests/, tools/ or the stubs' own text)"

@@ -1057,6 +1057,15 @@ static int single_run(const mbd_cli_spec *cli, const mbd_cli_common *opt,
     spec.method = opt->method_given ? opt->method : "penalty-baumgarte";
     if (mbd_cli_integrator(cli, opt, "ode23", &spec.ode, stderr) != GSL_SUCCESS)
         return MBD_EUSAGE;
+    /* the index-2 penalty is stiff: it runs with msbdf whatever --integrator says
+     * (as in chapter 03) */
+    mbd_formulation_params fp = {0};
+    if (mbd_formulation_method(spec.method, &fp) == GSL_SUCCESS && mbd_formulation_is_stiff(&fp)
+        && strcmp(spec.ode.name, "msbdf") != 0) {
+        fprintf(stderr, "%s: %s is stiff (rates ~ mu |C_q|^2): msbdf replaces %s\n", cli->program,
+                spec.method, spec.ode.name);
+        mbd_ode_preset("msbdf", &spec.ode);
+    }
     spec.mass = strcmp(o->mass, "consistent") == 0 ? CH05_MASS_CONSISTENT : CH05_MASS_DOCUMENT;
     spec.mu = o->mu;
     spec.alpha = o->alpha;

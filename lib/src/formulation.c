@@ -80,6 +80,11 @@ int mbd_formulation_method(const char *name, mbd_formulation_params *p)
     return MBD_EINPUT;
 }
 
+int mbd_formulation_is_stiff(const mbd_formulation_params *p)
+{
+    return p != NULL && p->kind == MBD_FORMULATION_INDEX2_PENALTY;
+}
+
 void mbd_formulation_free(mbd_formulation *f)
 {
     if (f == NULL)

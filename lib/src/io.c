@@ -264,8 +264,11 @@ static void write_panel(FILE *g, const mbd_panel *p, size_t panel_index)
     fprintf(g, "plot ");
     for (size_t k = 0; k < p->nseries; k++) {
         const mbd_series *s = &p->series[k];
-        fprintf(g, "%s$d%zu_%zu using 1:2 %swith %s lw 2 ", k ? ", " : "", panel_index, k,
-                s->y2 ? "axes x1y2 " : "", s->style ? s->style : "lines");
+        const char *style = s->style ? s->style : "lines";
+        /* a style that sets its own width keeps it */
+        const int own_width = strstr(style, "lw") != NULL || strstr(style, "linewidth") != NULL;
+        fprintf(g, "%s$d%zu_%zu using 1:2 %swith %s%s ", k ? ", " : "", panel_index, k,
+                s->y2 ? "axes x1y2 " : "", style, own_width ? "" : " lw 2");
         if (s->label) {
             fprintf(g, "title ");
             gp_string(g, s->label);

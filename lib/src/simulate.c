@@ -82,6 +82,60 @@ typedef struct {
     long seen;                    /* outputs so far */
 } recorder;
 
+int mbd_history_append(mbd_history *h, double t, const double q[], const double qd[],
+                       double C_norm, double Cdot_norm, double E, double step)
+{
+    if (h->rows == h->capacity) {
+        int st = reserve(h, h->capacity ? 2 * h->capacity : 1024, h->cond != NULL);
+        if (st != GSL_SUCCESS)
+            return st;
+    }
+    const size_t k = h->rows++, n = h->n;
+    h->t[k] = t;
+    memcpy(h->q + k * n, q, n * sizeof *q);
+    memcpy(h->qd + k * n, qd, n * sizeof *qd);
+    h->C_norm[k] = C_norm;
+    h->Cdot_norm[k] = Cdot_norm;
+    h->E[k] = E;
+    h->h[k] = step;
+    if (h->cond != NULL)
+        h->cond[k] = NAN;
+    return GSL_SUCCESS;
+}
+
+/* After every accepted step: the post-step projection (when asked), then the
+ * violation limit, so that a blow-up between two outputs is caught at the
+ * step where it happens. */
+typedef struct {
+    mbd_formulation *f;
+    mbd_projection *proj;
+    double max_violation;
+} step_check;
+
+static int after_step(void *ctx, double t, double y[], int *changed, mbd_failure *fail)
+{
+    step_check *c = ctx;
+    *changed = 0;
+    if (c->proj != NULL) {
+        int st = mbd_projection_hook(c->proj, t, y, changed, fail);
+        if (st != GSL_SUCCESS)
+            return st;
+    }
+    if (c->max_violation > 0) {
+        double C = 0;
+        int st = mbd_formulation_measure(c->f, t, y, &C, NULL, NULL);
+        if (st != GSL_SUCCESS) {
+            *fail = *mbd_formulation_failure(c->f);
+            return st;
+        }
+        if (!(C <= c->max_violation))
+            return mbd_failure_set(fail, MBD_EVIOLATION, t,
+                                   "the constraint violation |C| = %.6g exceeds %g", C,
+                                   c->max_violation);
+    }
+    return GSL_SUCCESS;
+}
+
 static int record(void *ctx, double t, const double y[], const mbd_run_info *info,
                   mbd_failure *fail)
 {
@@ -106,19 +160,8 @@ static int record(void *ctx, double t, const double y[], const mbd_run_info *inf
 
     mbd_history *h = r->hist;
     if (h != NULL) {
-        if (h->rows == h->capacity) {
-            st = reserve(h, h->capacity ? 2 * h->capacity : 1024, r->p->record_condition);
-            if (st != GSL_SUCCESS)
-                return mbd_failure_set(fail, st, t, "out of memory for the time history");
-        }
-        size_t k = h->rows, n = h->n;
-        h->t[k] = t;
-        memcpy(h->q + k * n, r->q, n * sizeof *r->q);
-        memcpy(h->qd + k * n, r->qd, n * sizeof *r->qd);
-        h->C_norm[k] = C;
-        h->Cdot_norm[k] = Cd;
-        h->E[k] = E;
-        h->h[k] = info->h;
+        if (mbd_history_append(h, t, r->q, r->qd, C, Cd, E, info->h) != GSL_SUCCESS)
+            return mbd_failure_set(fail, GSL_ENOMEM, t, "out of memory for the time history");
         if (r->p->record_condition) {
             double cond = INFINITY;
             st = mbd_formulation_condition(r->f, t, y, &cond);
@@ -126,9 +169,8 @@ static int record(void *ctx, double t, const double y[], const mbd_run_info *inf
                 *fail = *mbd_formulation_failure(r->f);
                 return st;
             }
-            h->cond[k] = cond;
+            h->cond[h->rows - 1] = cond;
         }
-        h->rows++;
     }
     if (r->p->max_violation > 0 && C > r->p->max_violation)
         return mbd_failure_set(fail, MBD_EVIOLATION, t,
@@ -187,14 +229,15 @@ int mbd_simulate(mbd_formulation *f, const mbd_ode_params *ode, const mbd_sim_pa
         *fail = *mbd_formulation_failure(f);
         goto done;
     }
+    step_check check = {f, proj, p->max_violation};
     mbd_run_params rp = {
         .t0 = p->t0,
         .t_end = p->t_end,
         .dt_out = p->dt_out,
         .output = record,
         .output_ctx = &r,
-        .hook = proj ? mbd_projection_hook : NULL,
-        .hook_ctx = proj,
+        .hook = proj || p->max_violation > 0 ? after_step : NULL,
+        .hook_ctx = &check,
     };
     st = mbd_run(o, &rp, y, &stats->run, fail);
     if (st != GSL_SUCCESS) {

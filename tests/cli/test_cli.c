@@ -6,7 +6,8 @@
 #include "check.h"
 
 /* the chapter programs to test (each added as its chapter lands) */
-static const char *const PROGRAMS[] = {"ch01-static-penalty", "ch02-integrators", NULL};
+static const char *const PROGRAMS[] = {"ch01-static-penalty", "ch02-integrators", "ch03-pendulum",
+                                       "ch04-scotch-yoke", "ch05-slider-crank", NULL};
 
 static void expect(const char *prog, const char *args, int status, const char *stream,
                    const char *needle)
@@ -94,11 +95,45 @@ static void ch02_options(void)
     expect(p, "--method euler --h 0.5 --t-end 400", 1, "err", "non-finite");
 }
 
+/* chapters 03-05 share one command line for the mechanisms: the library's
+ * formulations by name, the integrator presets, --mu, --alpha, --beta,
+ * --project; the same mistakes get the same answers in all three */
+static const char *const MECHANISMS[] = {"ch03-pendulum", "ch04-scotch-yoke", "ch05-slider-crank",
+                                         NULL};
+
+static void mechanism_options(void)
+{
+    for (const char *const *p = MECHANISMS; *p; p++) {
+        expect(*p, "--list", 0, "out", "penalty-baumgarte-printed");
+        expect(*p, "--list", 0, "out", "rk8pd");
+        expect(*p, "--method nosuch", 2, "err", "option --method: unknown value 'nosuch'");
+        expect(*p, "--integrator nosuch", 2, "err", "option --integrator: unknown value 'nosuch'");
+        expect(*p, "--mu 0", 2, "err", "option --mu: expected a number in (0, ");
+        expect(*p, "--alpha -1", 2, "err", "option --alpha: expected a number in [0, ");
+        expect(*p, "--beta x", 2, "err", "option --beta: expected a number");
+        expect(*p, "--method index2-penalty --project", 2, "err", "--project");
+        expect(*p, "--integrator fixed --rtol 1e-3", 2, "err",
+               "the integrator 'fixed' takes fixed steps and has no tolerance");
+        expect(*p, "--t-end -1", 2, "err", "option --t-end");
+        expect(*p, "--csv /nonexistent-dir/x.csv --t-end 0.01", 2, "err", "/nonexistent-dir/x.csv");
+        /* the printed Baumgarte sign is a numerical failure: exit 1, the time said */
+        expect(*p, "--method penalty-baumgarte-printed --summary", 1, "err",
+               "exceeds 1");
+        /* the index-2 penalty is stiff and runs with msbdf whatever is asked */
+        expect(*p, "--method index2-penalty --integrator ode23 --t-end 0.2 --summary", 0, "out",
+               "integrator = msbdf");
+    }
+    expect("ch03-pendulum", "--method direct --project", 2, "err", "--project");
+    expect("ch04-scotch-yoke", "--variant code", 2, "err", "expected one of: table, listing");
+    expect("ch05-slider-crank", "--mass other", 2, "err", "expected one of: document, consistent");
+}
+
 static CU_TestInfo tests[] = {
     {"help_version_list", help_version_list},
     {"bad_usage_exits_2", bad_usage_exits_2},
     {"ch01_options", ch01_options},
     {"ch02_options", ch02_options},
+    {"mechanism_options", mechanism_options},
     CU_TEST_INFO_NULL,
 };
 

@@ -131,6 +131,12 @@ int mbd_formulation_method(const char *name, mbd_formulation_params *p);
 extern const char *const mbd_formulation_method_names[];
 extern const char *const mbd_formulation_method_descriptions[];
 
+/* 1 for a formulation that is stiff by construction, whatever mu: the
+ * index-2 penalty, whose positions relax at the rate mu |C_q|^2 (4e5 /s for
+ * the pendulum at mu = 1e5). An explicit integrator needs steps below about
+ * 1 / (mu |C_q|^2) for it; the chapters run it with msbdf and say so. */
+int mbd_formulation_is_stiff(const mbd_formulation_params *p);
+
 /* The kind's short name ("projection", "penalty", ...). */
 const char *mbd_formulation_kind_name(mbd_formulation_kind kind);
 

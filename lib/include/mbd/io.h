@@ -68,7 +68,8 @@ typedef struct {
     const char *label;       /* legend entry, or NULL */
     const double *x, *y;     /* n points; non-finite points break the line */
     size_t n;
-    const char *style;       /* gnuplot style: "lines" (default), "linespoints", "points" */
+    const char *style;       /* gnuplot style: "lines" (default), "linespoints", "points";
+                                line width 2 unless the style sets lw */
     int y2;                  /* 1: plot against the right-hand axis */
 } mbd_series;
 

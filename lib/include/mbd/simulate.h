@@ -47,6 +47,12 @@ void mbd_history_free(mbd_history *h);
 /* Row k's positions and velocities. */
 const double *mbd_history_q(const mbd_history *h, size_t k);
 const double *mbd_history_qd(const mbd_history *h, size_t k);
+/* Appends one row (q and qd n values each; the condition column, when the
+ * history has one, gets NAN). For time histories that do not come from
+ * mbd_simulate (a reduced-coordinate reference). GSL_ENOMEM when it cannot
+ * grow. */
+int mbd_history_append(mbd_history *h, double t, const double q[], const double qd[],
+                       double C_norm, double Cdot_norm, double E, double step);
 /* The row with the largest t <= time (0 when time is before the first row). */
 size_t mbd_history_row_at(const mbd_history *h, double time);
 
@@ -59,7 +65,8 @@ int mbd_history_csv(const mbd_history *h, const char *path, const char *const *n
 typedef struct {
     double t0, t_end;
     double dt_out;               /* > 0: outputs every dt_out; <= 0: every step */
-    double max_violation;        /* > 0: stop (MBD_EVIOLATION) when |C| exceeds it at an output */
+    double max_violation;        /* > 0: stop (MBD_EVIOLATION) when |C| exceeds it at an
+                                    output or at the end of any step */
     int project;                 /* post-step coordinate projection (correction.h) */
     mbd_projection_params projection;
     int record_condition;        /* fill mbd_history.cond */

@@ -1,0 +1,327 @@
+/* chapters/03-pendulum/pendulum.c -- the simple pendulum of document 000,
+ * Sec. 2.4.1: the model, its exact solution, the direct integration. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_math.h>
+#include <gsl/gsl_sf_elljac.h>
+#include <gsl/gsl_sf_ellint.h>
+
+#include "pendulum.h"
+
+const char *const ch03_names[CH03_N] = {"x", "y", "z"};
+
+void ch03_pendulum_document(ch03_pendulum *p)
+{
+    p->m = 1.0;
+    p->L = 1.0;
+    p->g = 9.81;
+    p->theta0 = M_PI / 2;
+}
+
+void ch03_initial(const ch03_pendulum *p, double q0[CH03_N], double qd0[CH03_N])
+{
+    q0[0] = p->L * sin(p->theta0);
+    q0[1] = p->L * cos(p->theta0);
+    q0[2] = 0.0;
+    if (p->theta0 == M_PI / 2)
+        q0[1] = 0.0;   /* exactly on the document's x = 1, y = 0 */
+    qd0[0] = qd0[1] = qd0[2] = 0.0;
+}
+
+/* >> model */
+/* q = (x, y, z): a point mass on a rod of length L, gravity along +y. */
+static int pend_mass(const mbd_system *s, double t, const gsl_vector *q, gsl_matrix *M)
+{
+    (void)t;
+    (void)q;
+    const ch03_pendulum *p = s->model;
+    gsl_matrix_set_identity(M);
+    gsl_matrix_scale(M, p->m);                        /* M = m I */
+    return GSL_SUCCESS;
+}
+
+static int pend_force(const mbd_system *s, double t, const gsl_vector *q, const gsl_vector *qd,
+                      gsl_vector *F)
+{
+    (void)t;
+    (void)q;
+    (void)qd;
+    const ch03_pendulum *p = s->model;
+    gsl_vector_set(F, 0, 0.0);
+    gsl_vector_set(F, 1, p->m * p->g);                /* gravity along +y */
+    gsl_vector_set(F, 2, 0.0);
+    return GSL_SUCCESS;
+}
+
+static int pend_constraint(const mbd_system *s, double t, const gsl_vector *q, gsl_vector *C)
+{
+    (void)t;
+    const ch03_pendulum *p = s->model;
+    const double x = gsl_vector_get(q, 0), y = gsl_vector_get(q, 1);
+    gsl_vector_set(C, 0, x * x + y * y - p->L * p->L);  /* on the circle */
+    gsl_vector_set(C, 1, gsl_vector_get(q, 2));       /* in the plane z = 0 */
+    return GSL_SUCCESS;
+}
+
+static int pend_jacobian(const mbd_system *s, double t, const gsl_vector *q, gsl_matrix *Cq)
+{
+    (void)s;
+    (void)t;
+    gsl_matrix_set_zero(Cq);
+    gsl_matrix_set(Cq, 0, 0, 2.0 * gsl_vector_get(q, 0));
+    gsl_matrix_set(Cq, 0, 1, 2.0 * gsl_vector_get(q, 1));
+    gsl_matrix_set(Cq, 1, 2, 1.0);
+    return GSL_SUCCESS;
+}
+
+/* gamma = -(C_q q')_q q': the first row is -2 (x'^2 + y'^2), the second 0. */
+static int pend_gamma(const mbd_system *s, double t, const gsl_vector *q, const gsl_vector *qd,
+                      gsl_vector *gamma)
+{
+    (void)s;
+    (void)t;
+    (void)q;
+    const double xd = gsl_vector_get(qd, 0), yd = gsl_vector_get(qd, 1);
+    gsl_vector_set(gamma, 0, -2.0 * (xd * xd + yd * yd));
+    gsl_vector_set(gamma, 1, 0.0);
+    return GSL_SUCCESS;
+}
+
+/* E = kinetic - m g y (the potential of a force m g along +y). */
+static int pend_energy(const mbd_system *s, double t, const gsl_vector *q, const gsl_vector *qd,
+                       double *E)
+{
+    (void)t;
+    const ch03_pendulum *p = s->model;
+    double v2 = 0.0;
+    for (size_t i = 0; i < CH03_N; i++)
+        v2 += gsl_vector_get(qd, i) * gsl_vector_get(qd, i);
+    *E = 0.5 * p->m * v2 - p->m * p->g * gsl_vector_get(q, 1);
+    return GSL_SUCCESS;
+}
+
+void ch03_system(const ch03_pendulum *p, mbd_system *s)
+{
+    memset(s, 0, sizeof *s);
+    s->n = CH03_N;
+    s->m = CH03_M;
+    s->names = ch03_names;
+    s->model = (void *)p;
+    s->mass = pend_mass;
+    s->force = pend_force;
+    s->constraint = pend_constraint;
+    s->jacobian = pend_jacobian;
+    s->constraint_t = NULL;    /* scleronomic */
+    s->gamma = pend_gamma;
+    s->energy = pend_energy;
+}
+/* << model */
+
+/* ------------------------------------------------------------------------ */
+/* The exact solution                                                        */
+
+int ch03_exact_init(const ch03_pendulum *p, ch03_exact *e)
+{
+    if (!(p->theta0 > 0 && p->theta0 < M_PI) || !(p->g > 0) || !(p->L > 0))
+        return GSL_EDOM;
+    e->w = sqrt(p->g / p->L);
+    e->k = sin(0.5 * p->theta0);
+    e->K = gsl_sf_ellint_Kcomp(e->k, GSL_PREC_DOUBLE);
+    e->T = 4.0 * e->K / e->w;
+    return GSL_SUCCESS;
+}
+
+/* >> exact */
+/* sin(theta/2) = k sn(K - w t, k), theta' = -2 k w cn(K - w t, k); GSL's
+ * elliptic functions take the parameter m = k^2. */
+int ch03_exact_angle(const ch03_exact *e, double t, double *theta, double *omega)
+{
+    double sn, cn, dn;
+    int st = gsl_sf_elljac_e(e->K - e->w * t, e->k * e->k, &sn, &cn, &dn);
+    if (st != GSL_SUCCESS)
+        return st;
+    *theta = 2.0 * asin(e->k * sn);
+    *omega = -2.0 * e->k * e->w * cn;
+    return GSL_SUCCESS;
+}
+/* << exact */
+
+void ch03_cartesian(const ch03_pendulum *p, double theta, double omega, double q[CH03_N],
+                    double qd[CH03_N])
+{
+    const double s = sin(theta), c = cos(theta);
+    q[0] = p->L * s;
+    q[1] = p->L * c;
+    q[2] = 0.0;
+    qd[0] = p->L * omega * c;
+    qd[1] = -p->L * omega * s + 0.0;   /* no -0 in the CSV */
+    qd[2] = 0.0;
+}
+
+int ch03_exact_state(const ch03_pendulum *p, const ch03_exact *e, double t, double q[CH03_N],
+                     double qd[CH03_N])
+{
+    double theta, omega;
+    int st = ch03_exact_angle(e, t, &theta, &omega);
+    if (st == GSL_SUCCESS)
+        ch03_cartesian(p, theta, omega, q, qd);
+    return st;
+}
+
+double ch03_exact_bottom_time(const ch03_exact *e, int n) { return (2.0 * n - 1.0) * e->T / 4.0; }
+
+int ch03_compare(const ch03_pendulum *p, const ch03_exact *e, const mbd_history *h,
+                 ch03_errors *err)
+{
+    memset(err, 0, sizeof *err);
+    double *d[6] = {&err->x, &err->y, &err->z, &err->xd, &err->yd, &err->zd};
+    for (size_t k = 0; k < h->rows; k++) {
+        double qe[CH03_N], qde[CH03_N];
+        int st = ch03_exact_state(p, e, h->t[k], qe, qde);
+        if (st != GSL_SUCCESS)
+            return st;
+        const double *q = mbd_history_q(h, k), *qd = mbd_history_qd(h, k);
+        double pos = 0.0;
+        for (size_t i = 0; i < CH03_N; i++) {
+            const double dq = fabs(q[i] - qe[i]), dv = fabs(qd[i] - qde[i]);
+            *d[i] = fmax(*d[i], dq);
+            *d[3 + i] = fmax(*d[3 + i], dv);
+            pos = fmax(pos, dq);
+        }
+        if (pos > err->position) {
+            err->position = pos;
+            err->t_position = h->t[k];
+        }
+        err->z_abs = fmax(err->z_abs, fabs(q[2]));
+    }
+    err->velocity = fmax(err->xd, fmax(err->yd, err->zd));
+    return GSL_SUCCESS;
+}
+
+double ch03_first_crossing(const mbd_history *h, double t_after)
+{
+    for (size_t k = 1; k < h->rows; k++) {
+        if (h->t[k] <= t_after)
+            continue;
+        const double x0 = mbd_history_q(h, k - 1)[0], x1 = mbd_history_q(h, k)[0];
+        if (x0 == 0.0 && h->t[k - 1] > t_after)
+            return h->t[k - 1];
+        if ((x0 > 0) != (x1 > 0) && x1 != x0)
+            return h->t[k - 1] + (h->t[k] - h->t[k - 1]) * x0 / (x0 - x1);
+    }
+    return NAN;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The direct method                                                         */
+
+/* >> direct */
+/* The pendulum in its one true coordinate: theta'' = -(g/L) sin theta. */
+int ch03_direct_rhs(double t, const double y[], double dydt[], void *params)
+{
+    (void)t;
+    const ch03_pendulum *p = params;
+    dydt[0] = y[1];
+    dydt[1] = -(p->g / p->L) * sin(y[0]);
+    return GSL_SUCCESS;
+}
+/* << direct */
+
+typedef struct {
+    const ch03_pendulum *p;
+    mbd_history *hist;
+    mbd_sim_stats *stats;
+    long seen;
+} direct_ctx;
+
+static int direct_output(void *ctx, double t, const double y[], const mbd_run_info *info,
+                         mbd_failure *fail)
+{
+    direct_ctx *c = ctx;
+    const ch03_pendulum *p = c->p;
+    double q[CH03_N], qd[CH03_N];
+    ch03_cartesian(p, y[0], y[1], q, qd);
+    /* the same diagnostics the formulations record: C, C' = C_q q', E */
+    const double C = hypot(q[0] * q[0] + q[1] * q[1] - p->L * p->L, q[2]);
+    const double Cd = hypot(2.0 * (q[0] * qd[0] + q[1] * qd[1]), qd[2]);
+    const double E = 0.5 * p->m * (qd[0] * qd[0] + qd[1] * qd[1] + qd[2] * qd[2])
+                     - p->m * p->g * q[1];
+    if (!isfinite(C) || !isfinite(Cd) || !isfinite(E))
+        return mbd_failure_set(fail, MBD_ENONFINITE, t, "the state is not finite");
+    mbd_sim_stats *s = c->stats;
+    if (c->seen++ == 0)
+        s->E0 = E;
+    s->max_C = fmax(s->max_C, C);
+    s->max_Cdot = fmax(s->max_Cdot, Cd);
+    s->max_dE = fmax(s->max_dE, fabs(E - s->E0));
+    if (c->hist == NULL)
+        return GSL_SUCCESS;
+    if (mbd_history_append(c->hist, t, q, qd, C, Cd, E, info->h) != GSL_SUCCESS)
+        return mbd_failure_set(fail, GSL_ENOMEM, t, "out of memory for the time history");
+    return GSL_SUCCESS;
+}
+
+int ch03_direct_run(const ch03_pendulum *p, const mbd_ode_params *ode, double t_end,
+                    double dt_out, mbd_history *hist, mbd_sim_stats *stats, mbd_failure *fail)
+{
+    mbd_sim_stats local;
+    if (stats == NULL)
+        stats = &local;
+    memset(stats, 0, sizeof *stats);
+    stats->E0 = NAN;
+    mbd_failure_clear(fail);
+    if (hist != NULL) {
+        if (hist->n != CH03_N) {
+            mbd_history_free(hist);
+            hist->n = CH03_N;
+        }
+        hist->rows = 0;
+        hist->has_energy = 1;
+        hist->adaptive = ode->adaptive;
+        free(hist->cond);
+        hist->cond = NULL;
+    }
+    mbd_ode *o = mbd_ode_alloc(ode, 2, ch03_direct_rhs, (void *)p);
+    if (o == NULL)
+        return mbd_failure_set(fail, MBD_EINPUT, 0.0, "bad integrator parameters (%s)",
+                               ode->name ? ode->name : "unnamed");
+    double y[2] = {p->theta0, 0.0};
+    direct_ctx c = {p, hist, stats, 0};
+    mbd_run_params rp = {.t0 = 0.0, .t_end = t_end, .dt_out = dt_out,
+                         .output = direct_output, .output_ctx = &c};
+    int st = mbd_run(o, &rp, y, &stats->run, fail);
+    mbd_ode_free(o);
+    return st;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The document's corrections                                                */
+
+/* >> matlab-while */
+/* MATLAB runs `while A` when A is non-empty and all its elements are
+ * non-zero: for A = abs(C) > tol, only when every |C_i| exceeds tol. */
+int ch03_matlab_while(const double v[], size_t n, double tol)
+{
+    if (n == 0)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!(fabs(v[i]) > tol))
+            return 0;
+    return 1;
+}
+/* << matlab-while */
+
+void ch03_dead_corrections(const ch03_pendulum *p, const mbd_history *h, double tol,
+                           long *matlab_runs, long *any_runs)
+{
+    *matlab_runs = *any_runs = 0;
+    for (size_t k = 0; k < h->rows; k++) {
+        const double *q = mbd_history_q(h, k);
+        const double C[CH03_M] = {q[0] * q[0] + q[1] * q[1] - p->L * p->L, q[2]};
+        *matlab_runs += ch03_matlab_while(C, CH03_M, tol);
+        *any_runs += fabs(C[0]) > tol || fabs(C[1]) > tol;
+    }
+}
