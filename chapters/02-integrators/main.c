@@ -1833,12 +1833,7 @@ int main(int argc, char **argv)
     if (st != GSL_SUCCESS)
         return MBD_EXIT_USAGE;
 
-#define USAGE(...)                                                                        \
-    do {                                                                                  \
-        fprintf(stderr, PROGRAM ": " __VA_ARGS__);                                        \
-        fprintf(stderr, "\nTry '" PROGRAM " --help' for more information.\n");            \
-        return MBD_EXIT_USAGE;                                                            \
-    } while (0)
+#define USAGE(...) return mbd_cli_exit_status(mbd_cli_usage_error(&spec, stderr, __VA_ARGS__))
     const char *method = opt.method_given ? opt.method : "rk4";
     const ch02_scheme *scheme = ch02_scheme_find(method);
     if ((order_given || corr_given) && scheme->kind != MBD_ODE_PECE)

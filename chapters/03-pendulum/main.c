@@ -1223,12 +1223,7 @@ int main(int argc, char **argv)
     if (st != GSL_SUCCESS)
         return MBD_EXIT_USAGE;
 
-#define USAGE(...)                                                                        \
-    do {                                                                                  \
-        fprintf(stderr, PROGRAM ": " __VA_ARGS__);                                        \
-        fprintf(stderr, "\nTry '" PROGRAM " --help' for more information.\n");            \
-        return MBD_EXIT_USAGE;                                                            \
-    } while (0)
+#define USAGE(...) return mbd_cli_exit_status(mbd_cli_usage_error(&spec, stderr, __VA_ARGS__))
     const char *method = opt.method_given ? opt.method : "penalty";
     const int is_direct = strcmp(method, "direct") == 0;
     const int is_index2 = strcmp(method, "index2-penalty") == 0;
@@ -1260,10 +1255,8 @@ int main(int argc, char **argv)
         if (is_index2)
             o2.integrator_given = 0;   /* eq. (58) is stiff: msbdf, with --h, --rtol, --atol */
         st = mbd_cli_integrator(&spec, &o2, is_index2 ? "msbdf" : "ode23", &rs.ode, stderr);
-        if (st != GSL_SUCCESS) {
-            fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n");
+        if (st != GSL_SUCCESS)
             return MBD_EXIT_USAGE;
-        }
     }
 #undef USAGE
     const int run_mode = opt.method_given || opt.csv || opt.summary || opt.integrator_given

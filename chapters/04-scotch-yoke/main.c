@@ -1103,9 +1103,8 @@ int main(int argc, char **argv)
 
     const char *method = opt.method_given ? opt.method : "penalty-baumgarte";
     if (project && strcmp(method, "index2-penalty") == 0) {
-        fprintf(stderr, "%s: option --project: post-step projection needs the state [q; q'], which "
-                        "the index-2 penalty does not carry\nTry '%s --help' for more information.\n",
-                PROGRAM, PROGRAM);
+        mbd_cli_usage_error(&spec, stderr, "option --project: post-step projection needs the state "
+                                           "[q; q'], which the index-2 penalty does not carry");
         return MBD_EXIT_USAGE;
     }
     ch04_params p;
@@ -1119,8 +1118,8 @@ int main(int argc, char **argv)
     /* the index-2 penalty is stiff: it runs with msbdf whatever --integrator says
      * (as in chapter 03) */
     mbd_formulation_params fp = {0};
-    if (mbd_formulation_method(method, &fp) == GSL_SUCCESS && mbd_formulation_is_stiff(&fp)
-        && strcmp(c.ode.name, "msbdf") != 0) {
+    if (!project && mbd_formulation_method(method, &fp) == GSL_SUCCESS
+        && mbd_formulation_is_stiff(&fp) && strcmp(c.ode.name, "msbdf") != 0) {
         fprintf(stderr, "%s: %s is stiff (rates ~ mu |C_q|^2): msbdf replaces %s\n", PROGRAM,
                 method, c.ode.name);
         mbd_ode_preset("msbdf", &c.ode);
@@ -1138,9 +1137,10 @@ int main(int argc, char **argv)
         c.dt_out = opt.dt_out;
     c.max_violation = opt.max_violation;
     if (c.t_end / c.dt_out > MAX_OUTPUTS) {
-        fprintf(stderr, "%s: options --t-end and --dt-out: %.3g outputs is too many (at most %g); "
-                        "raise --dt-out\nTry '%s --help' for more information.\n",
-                PROGRAM, c.t_end / c.dt_out, (double)MAX_OUTPUTS, PROGRAM);
+        mbd_cli_usage_error(&spec, stderr,
+                            "options --t-end and --dt-out: %.3g outputs is too many (at most %g); "
+                            "raise --dt-out",
+                            c.t_end / c.dt_out, (double)MAX_OUTPUTS);
         return MBD_EXIT_USAGE;
     }
     const int run_mode = opt.method_given || opt.csv || opt.summary || variant_given || mu_given

@@ -1060,8 +1060,8 @@ static int single_run(const mbd_cli_spec *cli, const mbd_cli_common *opt,
     /* the index-2 penalty is stiff: it runs with msbdf whatever --integrator says
      * (as in chapter 03) */
     mbd_formulation_params fp = {0};
-    if (mbd_formulation_method(spec.method, &fp) == GSL_SUCCESS && mbd_formulation_is_stiff(&fp)
-        && strcmp(spec.ode.name, "msbdf") != 0) {
+    if (!o->project && mbd_formulation_method(spec.method, &fp) == GSL_SUCCESS
+        && mbd_formulation_is_stiff(&fp) && strcmp(spec.ode.name, "msbdf") != 0) {
         fprintf(stderr, "%s: %s is stiff (rates ~ mu |C_q|^2): msbdf replaces %s\n", cli->program,
                 spec.method, spec.ode.name);
         mbd_ode_preset("msbdf", &spec.ode);
@@ -1075,11 +1075,11 @@ static int single_run(const mbd_cli_spec *cli, const mbd_cli_common *opt,
     spec.dt_out = opt->dt_out;
     spec.max_violation = opt->max_violation;
     spec.record_condition = 1;
-    if (o->project && strcmp(spec.method, "index2-penalty") == 0) {
-        fprintf(stderr, "%s: --project: the index-2 penalty carries (q, v) with v not dq/dt; "
-                        "post-step projection needs (q, q') (use another --method)\n", PROGRAM);
-        return MBD_EUSAGE;
-    }
+    if (o->project && strcmp(spec.method, "index2-penalty") == 0)
+        return mbd_cli_usage_error(cli, stderr,
+                                   "--project: the index-2 penalty carries (q, v) with v not "
+                                   "dq/dt; post-step projection needs (q, q') (use another "
+                                   "--method)");
 
     ch05_run run;
     ch05_run_init(&run);

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,6 +189,17 @@ static int usage_error(const mbd_cli_spec *spec, FILE *err, const char *fmt, con
 {
     fprintf(err, "%s: ", spec->program);
     fprintf(err, fmt, a, b);
+    fprintf(err, "\nTry '%s --help' for more information.\n", spec->program);
+    return MBD_EUSAGE;
+}
+
+int mbd_cli_usage_error(const mbd_cli_spec *spec, FILE *err, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(err, "%s: ", spec->program);
+    va_start(ap, fmt);
+    vfprintf(err, fmt, ap);
+    va_end(ap);
     fprintf(err, "\nTry '%s --help' for more information.\n", spec->program);
     return MBD_EUSAGE;
 }
@@ -502,17 +514,14 @@ int mbd_cli_integrator(const mbd_cli_spec *spec, const mbd_cli_common *c, const 
                        mbd_ode_params *p, FILE *err)
 {
     const char *name = c->integrator_given ? c->integrator : fallback;
-    if (mbd_ode_preset(name, p) != GSL_SUCCESS) {
-        fprintf(err, "%s: --integrator: unknown integrator '%s' (see --list)\n", spec->program,
-                name);
-        return MBD_EUSAGE;
-    }
-    if ((c->rtol_given || c->atol_given) && !p->adaptive) {
-        fprintf(err, "%s: --%s: the integrator '%s' takes fixed steps and has no tolerance "
-                     "(use --h, or an adaptive integrator)\n",
-                spec->program, c->rtol_given ? "rtol" : "atol", name);
-        return MBD_EUSAGE;
-    }
+    if (mbd_ode_preset(name, p) != GSL_SUCCESS)
+        return mbd_cli_usage_error(spec, err, "--integrator: unknown integrator '%s' (see --list)",
+                                   name);
+    if ((c->rtol_given || c->atol_given) && !p->adaptive)
+        return mbd_cli_usage_error(spec, err,
+                                   "--%s: the integrator '%s' takes fixed steps and has no "
+                                   "tolerance (use --h, or an adaptive integrator)",
+                                   c->rtol_given ? "rtol" : "atol", name);
     if (c->h_given)
         p->h = c->h;
     if (c->rtol_given)

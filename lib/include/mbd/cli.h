@@ -130,6 +130,15 @@ typedef struct {
 int mbd_cli_parse(const mbd_cli_spec *spec, int argc, char **argv, mbd_cli_common *out,
                   FILE *out_stream, FILE *err_stream);
 
+/* Says a usage error the way the parser does: "program: MESSAGE" and a line
+ * pointing to --help, on `err`. Returns MBD_EUSAGE. For the checks a chapter
+ * makes itself (options that do not go together). */
+int mbd_cli_usage_error(const mbd_cli_spec *spec, FILE *err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 /* Fills out[0 .. cap-2] with the NULL-terminated parallel lists `names` and
  * `descriptions` (e.g. mbd_ode_preset_names, mbd_formulation_method_names)
  * and ends it with {NULL, NULL}; returns the number of choices copied. */
