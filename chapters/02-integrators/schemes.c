@@ -321,7 +321,8 @@ int ch02_solve(const mbd_ode_params *p, const ch02_problem *pr, double t_end, do
                                p->name ? p->name : "the scheme");
     r->ode = o;
     track tr = {pr, 0.0, output, ctx};
-    mbd_run_params rp = {0.0, t_end, dt_out, track_output, &tr, NULL, NULL};
+    mbd_run_params rp = {.t0 = 0.0, .t_end = t_end, .dt_out = dt_out, .output = track_output,
+                         .output_ctx = &tr};
     r->y[0] = pr->y0[0];
     r->y[1] = pr->y0[1];
     int st = mbd_run(o, &rp, r->y, &r->stats, &r->fail);

@@ -60,6 +60,14 @@ int mbd_run(mbd_ode *o, const mbd_run_params *p, double y[], mbd_run_stats *stat
     long next = 1;                    /* the next output index */
 
     while (t < p->t_end) {
+        if (p->max_steps > 0 && mbd_ode_get_stats(o)->steps >= p->max_steps) {
+            st = mbd_failure_set(fail, MBD_ESTEPSIZE, t,
+                                 "%ld steps reached only t = %.6g of %g (last step %.3g): the "
+                                 "problem is too stiff for %s",
+                                 p->max_steps, t, p->t_end, info.h,
+                                 op->name ? op->name : "this integrator");
+            goto done;
+        }
         double t_prev = t;
         double t_stop = (exact_output && nout > 0) ? OUT_TIME(next) : p->t_end;
         st = mbd_ode_step(o, &t, y, t_stop);

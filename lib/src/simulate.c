@@ -238,6 +238,7 @@ int mbd_simulate(mbd_formulation *f, const mbd_ode_params *ode, const mbd_sim_pa
         .output_ctx = &r,
         .hook = proj || p->max_violation > 0 ? after_step : NULL,
         .hook_ctx = &check,
+        .max_steps = p->max_steps == 0 ? MBD_SIM_MAX_STEPS : p->max_steps,
     };
     st = mbd_run(o, &rp, y, &stats->run, fail);
     if (st != GSL_SUCCESS) {

@@ -444,7 +444,7 @@ static void reference(model *md, double phi0, double t_end, double dt, angles *a
     mbd_ode *o = mbd_ode_alloc(&op, 2, angle_rhs, md);
     double y[2] = {phi0, 0};
     a->n = 0;
-    mbd_run_params rp = {0, t_end, dt, keep, a, NULL, NULL};
+    mbd_run_params rp = {.t0 = 0, .t_end = t_end, .dt_out = dt, .output = keep, .output_ctx = a};
     mbd_failure fl;
     CHECK_STATUS(mbd_run(o, &rp, y, NULL, &fl), GSL_SUCCESS);
     mbd_ode_free(o);
@@ -597,6 +597,35 @@ static void projection_hook_in_the_pipeline(void)
                  MBD_EINPUT);
 }
 
+/* A stiff spring (alternate penalty, mu = 1e9) under ode23 crawls; the step
+ * limit turns the crawl into a failure that says so, with the outputs up to
+ * there kept. */
+static void step_limit(void)
+{
+    model md = circle();
+    mbd_system s = make(&md);
+    mbd_formulation_params p = {.mu = 1e9};
+    mbd_formulation_method("alternate-penalty", &p);
+    mbd_formulation *f = mbd_formulation_alloc(&s, &p);
+    mbd_ode_params op;
+    mbd_ode_preset("ode23", &op);
+    mbd_sim_params sp = {.t0 = 0, .t_end = 5, .dt_out = 1e-3, .max_steps = 2000};
+    const double q0[2] = {md.R, 0}, qd0[2] = {0, 0};
+    mbd_history h;
+    mbd_history_init(&h);
+    mbd_sim_stats st;
+    mbd_failure fl;
+    CHECK_STATUS(mbd_simulate(f, &op, &sp, q0, qd0, &h, &st, &fl), MBD_ESTEPSIZE);
+    CHECK_MSG(strstr(fl.cause, "2000 steps") && strstr(fl.cause, "too stiff for ode23"),
+              "cause: %s", fl.cause);
+    CU_ASSERT_EQUAL(st.run.ode.steps, 2000);
+    CHECK_IN(fl.time, 1e-3, 1.0);
+    CU_ASSERT_TRUE(h.rows >= 2);
+    CHECK_LE(h.t[h.rows - 1], fl.time);
+    mbd_history_free(&h);
+    mbd_formulation_free(f);
+}
+
 static void history_csv(void)
 {
     model md = circle();
@@ -688,6 +717,7 @@ static CU_TestInfo simulate_tests[] = {
     {"driven_bead", driven_bead},
     {"violation_stops_the_run", violation_stops_the_run},
     {"projection_hook_in_the_pipeline", projection_hook_in_the_pipeline},
+    {"step_limit", step_limit},
     {"history_csv", history_csv},
     {"cli_integrator", cli_integrator},
     CU_TEST_INFO_NULL,

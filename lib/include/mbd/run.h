@@ -46,6 +46,9 @@ typedef struct {
     void *output_ctx;
     mbd_run_hook_fn hook;          /* may be NULL */
     void *hook_ctx;
+    long max_steps;                /* > 0: fail (MBD_ESTEPSIZE) rather than take more accepted
+                                      steps: a guard against an integrator crawling through a
+                                      problem too stiff for it; <= 0: no limit */
 } mbd_run_params;
 
 typedef struct {
