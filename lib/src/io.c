@@ -197,17 +197,29 @@ const char *mbd_plot_path(char *buf, size_t size, const char *prefix, const char
     return buf;
 }
 
-/* gnuplot string literal: single quotes, with ' doubled */
-static void gp_string(FILE *g, const char *s)
+/* gnuplot string literal. Double quotes, with \\ and " escaped and a newline
+ * written as \n (a line break in a title); gnuplot's single-quoted strings
+ * cannot hold two quotes in a row (C''), which labels of derivatives need.
+ * The text is gnuplot's enhanced text: _ and ^ make sub- and superscripts and
+ * {} group them, while ~, @ and & (overprint, phantom, space) are written
+ * literally. */
+static void gp_quote(FILE *g, const char *s, int enhanced)
 {
-    fputc('\'', g);
+    fputc('"', g);
     for (; s && *s; s++) {
-        if (*s == '\'')
-            fputc('\'', g);
-        fputc(*s, g);
+        if (*s == '"' || *s == '\\')
+            fputc('\\', g);
+        if (*s == '\n')
+            fputs("\\n", g);
+        else if (enhanced && (*s == '~' || *s == '@' || *s == '&'))
+            fprintf(g, "\\\\%c", *s);   /* literal in enhanced text: "\\~" */
+        else
+            fputc(*s, g);
     }
-    fputc('\'', g);
+    fputc('"', g);
 }
+
+static void gp_string(FILE *g, const char *s) { gp_quote(g, s, 1); }
 
 static void write_panel(FILE *g, const mbd_panel *p, size_t panel_index)
 {
@@ -311,7 +323,7 @@ int mbd_plot_svg(const char *path, const mbd_figure *fig, mbd_failure *fail)
     fprintf(g, "set terminal svg size %.0f,%.0f dynamic enhanced font 'Helvetica,13' "
                "background rgb 'white'\n", w, h);
     fprintf(g, "set output ");
-    gp_string(g, path);
+    gp_quote(g, path, 0);   /* a file name, not enhanced text */
     fputc('\n', g);
     fprintf(g, "set encoding utf8\n");
     if (rows * cols > 1 || fig->title) {

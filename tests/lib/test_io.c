@@ -119,6 +119,28 @@ static void plot_writes_svg(void)
     remove(path);
 }
 
+/* Labels with what formulas need -- primes, quotes, backslashes, a tilde,
+ * an ampersand -- reach the figure as written, in a file whose name has an
+ * ampersand and a tilde too. */
+static void plot_labels_are_quoted(void)
+{
+    double x[2] = {0, 1}, y[2] = {0, 1};
+    mbd_series s = {"C'' + 2 alpha C' ~ 0", x, y, 2, "lines lw 3", 0};
+    mbd_panel p = {.title = "x'' and \"y\" & back\\slash", .xlabel = "t", .ylabel = "q''",
+                   .series = &s, .nseries = 1};
+    mbd_figure fig = {.title = "two\nlines", .panels = &p};
+    mbd_failure f;
+    mbd_failure_clear(&f);
+    const char *path = "/tmp/mbd-test-plot-&~.svg";
+    int st = mbd_plot_svg(path, &fig, &f);
+    CHECK_MSG(st == GSL_SUCCESS, "plot failed: %s", f.cause);
+    char *text = read_all(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CHECK_MSG(strstr(text, "C'' + 2 alpha C' ~ 0") != NULL, "the legend lost characters");
+    CHECK_MSG(strstr(text, "x'' and") != NULL, "the title lost its primes");
+    remove(path);
+}
+
 static void plot_reports_unwritable_path(void)
 {
     double x[2] = {0, 1}, y[2] = {0, 1};
@@ -177,6 +199,7 @@ static CU_TestInfo tests[] = {
     {"summary_refuses_nonfinite", summary_refuses_nonfinite},
     {"table_aligns_and_marks_missing", table_aligns_and_marks_missing},
     {"plot_writes_svg", plot_writes_svg},
+    {"plot_labels_are_quoted", plot_labels_are_quoted},
     {"plot_reports_unwritable_path", plot_reports_unwritable_path},
     {"strerror_names_codes", strerror_names_codes},
     {"deliberately_failing", deliberately_failing},

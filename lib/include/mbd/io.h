@@ -89,6 +89,10 @@ typedef struct {
     const mbd_panel *panels; /* rows * cols panels, row by row */
 } mbd_figure;
 
+/* Titles, labels and legends are gnuplot enhanced text: _ and ^ make sub-
+ * and superscripts ({} groups them: "C_{q}M^{-1}"); anything else, quotes
+ * and primes (x''), ~, @, & and newlines included, is drawn as written. */
+
 /* Draws the figure into an SVG file with gnuplot. MBD_EEXTERNAL (with
  * gnuplot's first error line in `fail`) if gnuplot is missing or fails. */
 int mbd_plot_svg(const char *path, const mbd_figure *fig, mbd_failure *fail);
