@@ -977,7 +977,7 @@ static int figure_baumgarte(const char *prefix, const study *S, mbd_failure *fai
                              .xlabel = "t [s]", .ylabel = "|C|", .logy = 1, .series = s,
                              .nseries = 4,
                              .extra = "set key bottom right font ',10'\nset yrange [1e-10:10]\nset xrange [0:1]"};
-    const mbd_figure fig = {.title = "Baumgarte's sign: C_{tt} + 2 alpha C_t + beta^2 C = 0, or its unstable mirror image",
+    const mbd_figure fig = {.title = "Baumgarte's sign: C'' + 2 alpha C' + beta^2 C = 0, or its unstable mirror image",
                             .panels = &panel, .width = 900, .height = 520};
     char path[1024];
     int st = mbd_plot_svg(mbd_plot_path(path, sizeof path, prefix, "baumgarte"), &fig, fail);
