@@ -176,6 +176,18 @@ static void print_list(const mbd_cli_spec *spec, FILE *f)
             any = 1;
         }
     }
+    /* the chapter's own choices (--variant, --mass, ...) */
+    for (size_t i = 0; i < spec->n_extra; i++) {
+        const mbd_cli_extra *e = &spec->extra[i];
+        if (e->type != MBD_ARG_CHOICE || e->choices == NULL || e->choices->name == NULL)
+            continue;
+        char title[80];
+        snprintf(title, sizeof title, "--%s", e->name);
+        if (any)
+            fprintf(f, "\n");
+        print_choices(f, title, e->choices);
+        any = 1;
+    }
     if (!any)
         fprintf(f, "%s has a single story: no scenarios, methods or integrators to choose.\n",
                 spec->program);

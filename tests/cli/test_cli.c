@@ -125,6 +125,8 @@ static void mechanism_options(void)
     }
     expect("ch03-pendulum", "--method direct --project", 2, "err", "--project");
     expect("ch04-scotch-yoke", "--variant code", 2, "err", "expected one of: table, listing");
+    expect("ch04-scotch-yoke", "--list", 0, "out", "--variant:");   /* a chapter's own choices */
+    expect("ch05-slider-crank", "--list", 0, "out", "--mass:");
     expect("ch05-slider-crank", "--mass other", 2, "err", "expected one of: document, consistent");
 }
 
