@@ -252,11 +252,7 @@ static int direct_output(void *ctx, double t, const double y[], const mbd_run_in
     if (!isfinite(C) || !isfinite(Cd) || !isfinite(E))
         return mbd_failure_set(fail, MBD_ENONFINITE, t, "the state is not finite");
     mbd_sim_stats *s = c->stats;
-    if (c->seen++ == 0)
-        s->E0 = E;
-    s->max_C = fmax(s->max_C, C);
-    s->max_Cdot = fmax(s->max_Cdot, Cd);
-    s->max_dE = fmax(s->max_dE, fabs(E - s->E0));
+    mbd_sim_stats_add(s, c->seen++, C, Cd, E);
     if (c->hist == NULL)
         return GSL_SUCCESS;
     if (mbd_history_append(c->hist, t, q, qd, C, Cd, E, info->h) != GSL_SUCCESS)

@@ -72,9 +72,7 @@ int ch03_run(const ch03_pendulum *p, const ch03_spec *spec, mbd_history *hist, c
             if (spec->project)
                 return MBD_EINPUT;   /* its state is (q, v), not (q, q') */
             /* eq. (58) is stiff (rates ~ mu |C_q|^2): an implicit BDF */
-            r->forced_msbdf = strcmp(ode.name ? ode.name : "", "msbdf") != 0;
-            if (r->forced_msbdf)
-                mbd_ode_preset("msbdf", &ode);
+            r->forced_msbdf = mbd_formulation_stiff_integrator(&fp, &ode);
             r->integrator = ode.name;
         }
         mbd_system sys;

@@ -715,6 +715,23 @@ static void plot_data_free(plot_data *d)
         free(d->y[j]);
 }
 
+/* A time column and eight curves of n points; GSL_ENOMEM (nothing held) when
+ * memory runs out. */
+static int plot_data_alloc(plot_data *d, size_t n)
+{
+    d->n = n;
+    d->t = malloc(n * sizeof *d->t);
+    int ok = d->t != NULL;
+    for (int j = 0; j < 8; j++) {
+        d->y[j] = malloc(n * sizeof *d->y[j]);
+        ok = ok && d->y[j] != NULL;
+    }
+    if (ok)
+        return GSL_SUCCESS;
+    plot_data_free(d);
+    return GSL_ENOMEM;
+}
+
 /* >> figures */
 static int write_figures(const char *prefix, study *s, mbd_failure *fail)
 {
@@ -727,15 +744,9 @@ static int write_figures(const char *prefix, study *s, mbd_failure *fail)
 
     /* motion: the penalty-baumgarte runs (what Fig. 17 meant to show) */
     {
-        plot_data d = {.n = n};
-        d.t = malloc(n * sizeof *d.t);
-        for (int j = 0; j < 8; j++)
-            d.y[j] = malloc(n * sizeof *d.y[j]);
-        for (int j = 0; j < 8; j++)
-            if (d.y[j] == NULL || d.t == NULL) {
-                plot_data_free(&d);
-                return mbd_failure_set(fail, GSL_ENOMEM, NAN, "out of memory for a figure");
-            }
+        plot_data d;
+        if (plot_data_alloc(&d, n) != GSL_SUCCESS)
+            return mbd_failure_set(fail, GSL_ENOMEM, NAN, "out of memory for a figure");
         for (int v = 0; v < NV; v++) {
             const mbd_history *h = &s->run[v][R_PEN_B][I_ODE23].h;
             for (size_t k = 0; k < n; k++) {
@@ -780,15 +791,9 @@ static int write_figures(const char *prefix, study *s, mbd_failure *fail)
     /* difference: |penalty-baumgarte - projection-baumgarte| per state (Fig. 19),
      * both readings, with the projection's own error against the reference */
     {
-        plot_data d = {.n = n};
-        d.t = malloc(n * sizeof *d.t);
-        for (int j = 0; j < 8; j++)
-            d.y[j] = malloc(n * sizeof *d.y[j]);
-        for (int j = 0; j < 8; j++)
-            if (d.y[j] == NULL || d.t == NULL) {
-                plot_data_free(&d);
-                return mbd_failure_set(fail, GSL_ENOMEM, NAN, "out of memory for a figure");
-            }
+        plot_data d;
+        if (plot_data_alloc(&d, n) != GSL_SUCCESS)
+            return mbd_failure_set(fail, GSL_ENOMEM, NAN, "out of memory for a figure");
         for (int v = 0; v < NV; v++) {
             const mbd_history *a = &s->run[v][R_PEN_B][I_ODE23].h, *b = &s->run[v][R_PROJ_B][I_ODE23].h;
             for (size_t k = 0; k < n; k++) {
@@ -824,15 +829,9 @@ static int write_figures(const char *prefix, study *s, mbd_failure *fail)
 
     /* error: theta1 against the reference, four methods, ode23, both readings */
     {
-        plot_data d = {.n = n};
-        d.t = malloc(n * sizeof *d.t);
-        for (int j = 0; j < 8; j++)
-            d.y[j] = malloc(n * sizeof *d.y[j]);
-        for (int j = 0; j < 8; j++)
-            if (d.y[j] == NULL || d.t == NULL) {
-                plot_data_free(&d);
-                return mbd_failure_set(fail, GSL_ENOMEM, NAN, "out of memory for a figure");
-            }
+        plot_data d;
+        if (plot_data_alloc(&d, n) != GSL_SUCCESS)
+            return mbd_failure_set(fail, GSL_ENOMEM, NAN, "out of memory for a figure");
         for (int v = 0; v < NV; v++)
             for (int m = 0; m < 4; m++) {
                 const mbd_history *h = &s->run[v][m][I_ODE23].h;
@@ -1118,12 +1117,11 @@ int main(int argc, char **argv)
     /* the index-2 penalty is stiff: it runs with msbdf whatever --integrator says
      * (as in chapter 03) */
     mbd_formulation_params fp = {0};
+    const char *asked = c.ode.name;
     if (!project && mbd_formulation_method(method, &fp) == GSL_SUCCESS
-        && mbd_formulation_is_stiff(&fp) && strcmp(c.ode.name, "msbdf") != 0) {
+        && mbd_formulation_stiff_integrator(&fp, &c.ode))
         fprintf(stderr, "%s: %s is stiff (rates ~ mu |C_q|^2): msbdf replaces %s\n", PROGRAM,
-                method, c.ode.name);
-        mbd_ode_preset("msbdf", &c.ode);
-    }
+                method, asked);
     if (c.ode.kind == MBD_ODE_RK && c.ode.adaptive)
         c.ode.hmin = opt.h_given ? fmin(HMIN_EXPLICIT, 0.1 * opt.h) : HMIN_EXPLICIT;
     c.project = project;

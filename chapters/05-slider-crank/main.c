@@ -1060,12 +1060,11 @@ static int single_run(const mbd_cli_spec *cli, const mbd_cli_common *opt,
     /* the index-2 penalty is stiff: it runs with msbdf whatever --integrator says
      * (as in chapter 03) */
     mbd_formulation_params fp = {0};
+    const char *asked = spec.ode.name;
     if (!o->project && mbd_formulation_method(spec.method, &fp) == GSL_SUCCESS
-        && mbd_formulation_is_stiff(&fp) && strcmp(spec.ode.name, "msbdf") != 0) {
+        && mbd_formulation_stiff_integrator(&fp, &spec.ode))
         fprintf(stderr, "%s: %s is stiff (rates ~ mu |C_q|^2): msbdf replaces %s\n", cli->program,
-                spec.method, spec.ode.name);
-        mbd_ode_preset("msbdf", &spec.ode);
-    }
+                spec.method, asked);
     spec.mass = strcmp(o->mass, "consistent") == 0 ? CH05_MASS_CONSISTENT : CH05_MASS_DOCUMENT;
     spec.mu = o->mu;
     spec.alpha = o->alpha;

@@ -85,6 +85,13 @@ int mbd_formulation_is_stiff(const mbd_formulation_params *p)
     return p != NULL && p->kind == MBD_FORMULATION_INDEX2_PENALTY;
 }
 
+int mbd_formulation_stiff_integrator(const mbd_formulation_params *p, mbd_ode_params *ode)
+{
+    if (!mbd_formulation_is_stiff(p) || (ode->name != NULL && strcmp(ode->name, "msbdf") == 0))
+        return 0;
+    return mbd_ode_preset("msbdf", ode) == GSL_SUCCESS;
+}
+
 void mbd_formulation_free(mbd_formulation *f)
 {
     if (f == NULL)

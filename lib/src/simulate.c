@@ -136,6 +136,17 @@ static int after_step(void *ctx, double t, double y[], int *changed, mbd_failure
     return GSL_SUCCESS;
 }
 
+void mbd_sim_stats_add(mbd_sim_stats *s, long output, double C_norm, double Cdot_norm,
+                       double E)
+{
+    if (output == 0)
+        s->E0 = E;
+    s->max_C = fmax(s->max_C, C_norm);
+    s->max_Cdot = fmax(s->max_Cdot, Cdot_norm);
+    if (isfinite(E) && isfinite(s->E0))
+        s->max_dE = fmax(s->max_dE, fabs(E - s->E0));
+}
+
 static int record(void *ctx, double t, const double y[], const mbd_run_info *info,
                   mbd_failure *fail)
 {
@@ -151,12 +162,7 @@ static int record(void *ctx, double t, const double y[], const mbd_run_info *inf
     if (!isfinite(C) || !isfinite(Cd))
         return mbd_failure_set(fail, MBD_ENONFINITE, t, "the constraint violation is not finite");
     mbd_sim_stats *s = r->stats;
-    if (r->seen++ == 0)
-        s->E0 = E;
-    s->max_C = fmax(s->max_C, C);
-    s->max_Cdot = fmax(s->max_Cdot, Cd);
-    if (isfinite(E) && isfinite(s->E0))
-        s->max_dE = fmax(s->max_dE, fabs(E - s->E0));
+    mbd_sim_stats_add(s, r->seen++, C, Cd, E);
 
     mbd_history *h = r->hist;
     if (h != NULL) {

@@ -323,6 +323,16 @@ static void bad_parameters_are_refused(void)
         CU_ASSERT_PTR_NOT_NULL(mbd_formulation_method_descriptions[k]);
     }
     CU_ASSERT_EQUAL(k, 7);
+    /* only the index-2 penalty is stiff, and only it gets msbdf instead */
+    mbd_ode_params ode;
+    mbd_ode_preset("ode23", &ode);
+    mbd_formulation_method("penalty", &p);
+    CU_ASSERT_EQUAL(mbd_formulation_stiff_integrator(&p, &ode), 0);
+    CU_ASSERT_STRING_EQUAL(ode.name, "ode23");
+    mbd_formulation_method("index2-penalty", &p);
+    CU_ASSERT_EQUAL(mbd_formulation_stiff_integrator(&p, &ode), 1);
+    CU_ASSERT_STRING_EQUAL(ode.name, "msbdf");
+    CU_ASSERT_EQUAL(mbd_formulation_stiff_integrator(&p, &ode), 0);   /* already */
 }
 
 /* Two copies of one constraint: the Schur complement is singular and the

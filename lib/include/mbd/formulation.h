@@ -49,6 +49,7 @@
 #include <gsl/gsl_vector.h>
 
 #include "mbd/error.h"
+#include "mbd/ode.h"
 #include "mbd/system.h"
 
 #ifdef __cplusplus
@@ -136,6 +137,11 @@ extern const char *const mbd_formulation_method_descriptions[];
  * the pendulum at mu = 1e5). An explicit integrator needs steps below about
  * 1 / (mu |C_q|^2) for it; the chapters run it with msbdf and say so. */
 int mbd_formulation_is_stiff(const mbd_formulation_params *p);
+
+/* The integrator a formulation runs with: for a stiff one, msbdf replaces
+ * any other (ode.h preset); returns 1 when it replaced, else 0 and `ode` is
+ * left as it is. */
+int mbd_formulation_stiff_integrator(const mbd_formulation_params *p, mbd_ode_params *ode);
 
 /* The kind's short name ("projection", "penalty", ...). */
 const char *mbd_formulation_kind_name(mbd_formulation_kind kind);

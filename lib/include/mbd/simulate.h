@@ -86,6 +86,12 @@ typedef struct {
     double E0, max_dE;           /* energy at t0, largest |E - E0| (NAN without energy) */
 } mbd_sim_stats;
 
+/* Folds one output into the statistics: the largest |C| and |C'|, and |E - E0|
+ * with E0 the energy of output 0. For time histories recorded outside
+ * mbd_simulate (a reduced-coordinate run) that report the same numbers. */
+void mbd_sim_stats_add(mbd_sim_stats *s, long output, double C_norm, double Cdot_norm,
+                       double E);
+
 /* Integrates the formulation's ODE from (q0, qd0) at p->t0 to p->t_end with
  * the integrator `ode` (ode.h parameters). `hist` (may be NULL) receives the
  * outputs, replacing what it held; after a failure it holds the outputs up to
