@@ -43,6 +43,13 @@ int mbd_run(mbd_ode *o, const mbd_run_params *p, double y[], mbd_run_stats *stat
     }
 #define OUT_TIME(k) ((k) >= nout ? p->t_end : p->t0 + (double)(k) * p->dt_out)
 
+    /* a fixed step that cannot reach t_end within the step limit fails at once */
+    if (p->max_steps > 0 && !op->adaptive && op->h > 0 && span / op->h > (double)p->max_steps)
+        return mbd_failure_set(fail, MBD_ESTEPSIZE, t,
+                               "the fixed step %.3g of %s needs %.3g steps to reach %g, more "
+                               "than the limit of %ld; choose a larger one",
+                               op->h, op->name ? op->name : "this integrator", span / op->h,
+                               p->t_end, p->max_steps);
     yi = malloc(n * sizeof *yi);
     if (yi == NULL)
         return mbd_failure_set(fail, GSL_ENOMEM, t, "out of memory");
@@ -61,11 +68,17 @@ int mbd_run(mbd_ode *o, const mbd_run_params *p, double y[], mbd_run_stats *stat
 
     while (t < p->t_end) {
         if (p->max_steps > 0 && mbd_ode_get_stats(o)->steps >= p->max_steps) {
-            st = mbd_failure_set(fail, MBD_ESTEPSIZE, t,
-                                 "%ld steps reached only t = %.6g of %g (last step %.3g): the "
-                                 "problem is too stiff for %s",
-                                 p->max_steps, t, p->t_end, info.h,
-                                 op->name ? op->name : "this integrator");
+            const char *name = op->name ? op->name : "this integrator";
+            if (op->adaptive)
+                st = mbd_failure_set(fail, MBD_ESTEPSIZE, t,
+                                     "%ld steps reached only t = %.6g of %g (last step %.3g): the "
+                                     "problem is too stiff for %s",
+                                     p->max_steps, t, p->t_end, info.h, name);
+            else
+                st = mbd_failure_set(fail, MBD_ESTEPSIZE, t,
+                                     "%ld steps reached only t = %.6g of %g: the fixed step %.3g "
+                                     "of %s is too small to get there; choose a larger one",
+                                     p->max_steps, t, p->t_end, info.h, name);
             goto done;
         }
         double t_prev = t;

@@ -632,6 +632,12 @@ static void step_limit(void)
     CHECK_IN(fl.time, 1e-3, 1.0);
     CU_ASSERT_TRUE(h.rows >= 2);
     CHECK_LE(h.t[h.rows - 1], fl.time);
+    /* a fixed step too small to get there is refused before the first step */
+    mbd_ode_preset("fixed", &op);
+    op.h = 1e-9;
+    CHECK_STATUS(mbd_simulate(f, &op, &sp, q0, qd0, &h, &st, &fl), MBD_ESTEPSIZE);
+    CHECK_MSG(strstr(fl.cause, "fixed step 1e-09") != NULL, "cause: %s", fl.cause);
+    CU_ASSERT_EQUAL(st.run.ode.steps, 0);
     mbd_history_free(&h);
     mbd_formulation_free(f);
 }
