@@ -1003,26 +1003,6 @@ static int write_figures(const char *prefix, study *S, mbd_failure *fail)
 /* ------------------------------------------------------------------------ */
 /* One run                                                                   */
 
-static const char *status_word(int status)
-{
-    switch (status) {
-    case GSL_SUCCESS:
-        return "ok";
-    case MBD_EVIOLATION:
-        return "violation";
-    case MBD_ENONFINITE:
-        return "non-finite";
-    case MBD_ESTEPSIZE:
-        return "step-size";
-    case MBD_ESINGULAR:
-        return "singular";
-    case MBD_ENOCONV:
-        return "no-convergence";
-    default:
-        return "failed";
-    }
-}
-
 static int write_summary(FILE *out, const ch03_spec *spec, const ch03_result *r,
                          const ch03_exact *e)
 {
@@ -1041,23 +1021,20 @@ static int write_summary(FILE *out, const ch03_spec *spec, const ch03_result *r,
     bad |= mbd_summary_long(out, "rejected", r->stats.run.ode.rejected);
     bad |= mbd_summary_long(out, "fevals", r->stats.run.ode.fevals);
     bad |= mbd_summary_long(out, "corrections", r->stats.run.corrections);
-    if (isfinite(r->stats.max_C))
-        bad |= mbd_summary_double(out, "max_C_norm", r->stats.max_C);
-    if (isfinite(r->stats.max_Cdot))
-        bad |= mbd_summary_double(out, "max_Cdot_norm", r->stats.max_Cdot);
-    if (isfinite(r->stats.max_dE))
-        bad |= mbd_summary_double(out, "max_energy_error", r->stats.max_dE);
-    if (isfinite(r->err.position) && isfinite(r->err.velocity)) {
-        bad |= mbd_summary_double(out, "max_position_error", r->err.position);
-        bad |= mbd_summary_double(out, "max_velocity_error", r->err.velocity);
-        bad |= mbd_summary_double(out, "error_x", r->err.x);
-        bad |= mbd_summary_double(out, "error_y", r->err.y);
-        bad |= mbd_summary_double(out, "error_x_dot", r->err.xd);
-        bad |= mbd_summary_double(out, "error_y_dot", r->err.yd);
-        bad |= mbd_summary_double(out, "max_abs_z", r->err.z_abs);
-    }
+    /* over the outputs up to t_reached; none when not one output was made */
+    const int any = r->stats.run.outputs > 0;
+    bad |= mbd_summary_optional(out, "max_C_norm", r->stats.max_C, any);
+    bad |= mbd_summary_optional(out, "max_Cdot_norm", r->stats.max_Cdot, any);
+    bad |= mbd_summary_optional(out, "max_energy_error", r->stats.max_dE, any);
+    bad |= mbd_summary_optional(out, "max_position_error", r->err.position, any);
+    bad |= mbd_summary_optional(out, "max_velocity_error", r->err.velocity, any);
+    bad |= mbd_summary_optional(out, "error_x", r->err.x, any);
+    bad |= mbd_summary_optional(out, "error_y", r->err.y, any);
+    bad |= mbd_summary_optional(out, "error_x_dot", r->err.xd, any);
+    bad |= mbd_summary_optional(out, "error_y_dot", r->err.yd, any);
+    bad |= mbd_summary_optional(out, "max_abs_z", r->err.z_abs, any);
     bad |= mbd_summary_double(out, "period_exact", e->T);
-    bad |= mbd_summary_string(out, "status", status_word(r->status));
+    bad |= mbd_summary_string(out, "status", mbd_status_word(r->status));
     return bad ? MBD_ENONFINITE : GSL_SUCCESS;
 }
 
@@ -1227,17 +1204,12 @@ int main(int argc, char **argv)
     const char *method = opt.method_given ? opt.method : "penalty";
     const int is_direct = strcmp(method, "direct") == 0;
     const int is_index2 = strcmp(method, "index2-penalty") == 0;
-    if (project && (is_direct || is_index2))
-        USAGE("--project: %s",
-              is_direct ? "the direct method integrates the angle theta, which has no constraint to "
-                          "project onto"
-                        : "index2-penalty carries (q, v) with v not dq/dt; a projection of (q, q') "
-                          "does not apply to it");
-    if (mu_given && !ch03_method_uses_mu(method))
-        USAGE("--mu applies to the penalty methods, not to %s", method);
-    if ((alpha_given || beta_given) && !ch03_method_uses_baumgarte(method))
-        USAGE("--%s applies to the Baumgarte methods (projection-baumgarte, penalty-baumgarte,\n"
-              "penalty-baumgarte-printed), not to %s", alpha_given ? "alpha" : "beta", method);
+    if (project && is_direct)
+        USAGE("--project: the direct method integrates the angle theta, which has no constraint "
+              "to project onto");
+    if (mbd_cli_check_method_options(&spec, method, mu_given, alpha_given, beta_given, project,
+                                     stderr) != GSL_SUCCESS)
+        return MBD_EXIT_USAGE;
     ch03_spec rs;
     ch03_spec_default(&rs);
     rs.method = method;
@@ -1250,6 +1222,8 @@ int main(int argc, char **argv)
     if (opt.dt_out_given)
         rs.dt_out = opt.dt_out;
     rs.max_violation = opt.max_violation;
+    rs.max_steps = opt.max_steps;
+    rs.max_outputs = opt.max_outputs;
     {
         mbd_cli_common o2 = opt;
         if (is_index2)
@@ -1258,6 +1232,8 @@ int main(int argc, char **argv)
         if (st != GSL_SUCCESS)
             return MBD_EXIT_USAGE;
     }
+    if (mbd_cli_check_run(&spec, &opt, 0.0, rs.t_end, rs.dt_out, &rs.ode, stderr) != GSL_SUCCESS)
+        return MBD_EXIT_USAGE;
 #undef USAGE
     const int run_mode = opt.method_given || opt.csv || opt.summary || opt.integrator_given
                          || opt.t_end_given || opt.h_given || opt.dt_out_given || opt.rtol_given
@@ -1314,17 +1290,19 @@ int main(int argc, char **argv)
                 goto failed;
             }
         }
-        if (opt.summary) {
-            if (write_summary(stdout, &rs, &r, &e) != GSL_SUCCESS) {
-                mbd_failure_set(&fail, MBD_ENONFINITE, r.stats.run.t_reached,
-                                "a summary value is not finite");
-                goto failed;
-            }
-        }
+        /* a failed run is reported by its own cause, whatever else went wrong */
+        int sum_st = GSL_SUCCESS;
+        if (opt.summary)
+            sum_st = write_summary(stdout, &rs, &r, &e);
         if (!opt.csv && !opt.summary)
             write_report(stdout, &rs, &r, &h, &p, &e, opt.no_timing);
         if (r.status != GSL_SUCCESS) {
             fail = r.fail;
+            goto failed;
+        }
+        if (sum_st != GSL_SUCCESS) {
+            mbd_failure_set(&fail, sum_st, r.stats.run.t_reached,
+                            "a summary value is not finite");
             goto failed;
         }
     } else {

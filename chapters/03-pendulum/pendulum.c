@@ -260,8 +260,8 @@ static int direct_output(void *ctx, double t, const double y[], const mbd_run_in
     return GSL_SUCCESS;
 }
 
-int ch03_direct_run(const ch03_pendulum *p, const mbd_ode_params *ode, double t_end,
-                    double dt_out, mbd_history *hist, mbd_sim_stats *stats, mbd_failure *fail)
+int ch03_direct_run(const ch03_pendulum *p, const mbd_ode_params *ode, const mbd_sim_params *sp,
+                    mbd_history *hist, mbd_sim_stats *stats, mbd_failure *fail)
 {
     mbd_sim_stats local;
     if (stats == NULL)
@@ -286,8 +286,15 @@ int ch03_direct_run(const ch03_pendulum *p, const mbd_ode_params *ode, double t_
                                ode->name ? ode->name : "unnamed");
     double y[2] = {p->theta0, 0.0};
     direct_ctx c = {p, hist, stats, 0};
-    mbd_run_params rp = {.t0 = 0.0, .t_end = t_end, .dt_out = dt_out,
-                         .output = direct_output, .output_ctx = &c};
+    mbd_run_params rp = {
+        .t0 = sp->t0,
+        .t_end = sp->t_end,
+        .dt_out = sp->dt_out,
+        .output = direct_output,
+        .output_ctx = &c,
+        .max_steps = sp->max_steps == 0 ? MBD_RUN_MAX_STEPS : sp->max_steps,
+        .max_outputs = sp->max_outputs == 0 ? MBD_RUN_MAX_OUTPUTS : sp->max_outputs,
+    };
     int st = mbd_run(o, &rp, y, &stats->run, fail);
     mbd_ode_free(o);
     return st;

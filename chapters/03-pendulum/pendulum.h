@@ -110,8 +110,8 @@ int ch03_direct_rhs(double t, const double y[], double dydt[], void *params);
  * and E computed from the Cartesian state as for the constrained
  * formulations (so C is zero up to rounding). stats gets the run's counters
  * and the same maxima mbd_simulate() gives. */
-int ch03_direct_run(const ch03_pendulum *p, const mbd_ode_params *ode, double t_end,
-                    double dt_out, mbd_history *hist, mbd_sim_stats *stats, mbd_failure *fail);
+int ch03_direct_run(const ch03_pendulum *p, const mbd_ode_params *ode, const mbd_sim_params *sp,
+                    mbd_history *hist, mbd_sim_stats *stats, mbd_failure *fail);
 
 /* ------------------------------------------------------------------------ */
 /* The document's in-function corrections (listings A.2.a, A.2.c, A.2.f)     */

@@ -57,12 +57,15 @@ int ch03_run(const ch03_pendulum *p, const ch03_spec *spec, mbd_history *hist, c
     mbd_ode_params ode = spec->ode;
     r->integrator = ode.name;
     double t0 = 0.0;
+    mbd_sim_params sp = {.t0 = 0.0, .t_end = spec->t_end, .dt_out = spec->dt_out,
+                         .max_violation = spec->max_violation, .project = spec->project,
+                         .max_steps = spec->max_steps, .max_outputs = spec->max_outputs};
 
     if (direct) {
         if (spec->project)
             return MBD_EINPUT;   /* nothing to project: theta has no constraint */
         t0 = mbd_cli_seconds();
-        r->status = ch03_direct_run(p, &ode, spec->t_end, spec->dt_out, h, &r->stats, &r->fail);
+        r->status = ch03_direct_run(p, &ode, &sp, h, &r->stats, &r->fail);
         r->seconds = mbd_cli_seconds() - t0;
     } else {
         mbd_formulation_params fp = {.mu = spec->mu, .alpha = spec->alpha, .beta = spec->beta};
@@ -80,8 +83,6 @@ int ch03_run(const ch03_pendulum *p, const ch03_spec *spec, mbd_history *hist, c
         mbd_formulation *f = mbd_formulation_alloc(&sys, &fp);
         if (f == NULL)
             return MBD_EINPUT;
-        mbd_sim_params sp = {.t0 = 0.0, .t_end = spec->t_end, .dt_out = spec->dt_out,
-                             .max_violation = spec->max_violation, .project = spec->project};
         double q0[CH03_N], qd0[CH03_N];
         ch03_initial(p, q0, qd0);
         t0 = mbd_cli_seconds();

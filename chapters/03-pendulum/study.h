@@ -20,6 +20,8 @@ typedef struct {
     int project;             /* post-step coordinate projection (correction.h) */
     double t_end, dt_out;
     double max_violation;    /* > 0: stop when |C| exceeds it */
+    long max_steps;          /* the run's limits (mbd_sim_params): 0 for the library's */
+    long max_outputs;
 } ch03_spec;
 
 /* The document's defaults: penalty, ode23, mu = 1e5, alpha = beta = 20,

@@ -30,7 +30,6 @@
 #define NV 2                 /* the two readings of Table 3 */
 #define REF_EPS 1e-13        /* the reference's tolerance (rk8pd) */
 #define HMIN_EXPLICIT 1e-7   /* adaptive explicit integrators give up below this step */
-#define MAX_OUTPUTS 2000000  /* a run's outputs are kept in memory: about 80 bytes each */
 
 /* ------------------------------------------------------------------------ */
 /* One run of the pipeline, and its errors against the reference             */
@@ -41,6 +40,7 @@ typedef struct {
     int project;                 /* post-step coordinate projection */
     double mu, alpha, beta;
     double t_end, dt_out, max_violation;
+    long max_steps, max_outputs;   /* the run's limits: 0 for the library's */
 } run_config;
 
 typedef struct {
@@ -148,6 +148,8 @@ static int run_case(const ch04_params *p, const run_config *c, const reference *
         .t_end = c->t_end,
         .dt_out = c->dt_out,
         .max_violation = c->max_violation,
+        .max_steps = c->max_steps,
+        .max_outputs = c->max_outputs,
         .project = c->project,
         .projection = {.mass_weighted = 0, .tol = 1e-10, .max_iter = 20},
     };
@@ -900,14 +902,14 @@ static int write_summary(FILE *o, const ch04_params *p, const run_config *c, con
     bad |= mbd_summary_double(o, "max_x2_error", r->err[1]);
     bad |= mbd_summary_double(o, "max_theta1_dot_error", r->err[2]);
     bad |= mbd_summary_double(o, "max_x2_dot_error", r->err[3]);
-    if (r->h.rows > 0) {
-        const size_t k = r->h.rows - 1;
-        bad |= mbd_summary_double(o, "theta1_end", mbd_history_q(&r->h, k)[0]);
-        bad |= mbd_summary_double(o, "x2_end", mbd_history_q(&r->h, k)[1]);
-        bad |= mbd_summary_double(o, "theta1_dot_end", mbd_history_qd(&r->h, k)[0]);
-        bad |= mbd_summary_double(o, "x2_dot_end", mbd_history_qd(&r->h, k)[1]);
-    }
-    bad |= mbd_summary_string(o, "status", r->status == GSL_SUCCESS ? "ok" : "failed");
+    /* the last output (at t_reached's output time after a failure) */
+    const int any = r->h.rows > 0;
+    const size_t k = any ? r->h.rows - 1 : 0;
+    bad |= mbd_summary_optional(o, "theta1_end", any ? mbd_history_q(&r->h, k)[0] : 0, any);
+    bad |= mbd_summary_optional(o, "x2_end", any ? mbd_history_q(&r->h, k)[1] : 0, any);
+    bad |= mbd_summary_optional(o, "theta1_dot_end", any ? mbd_history_qd(&r->h, k)[0] : 0, any);
+    bad |= mbd_summary_optional(o, "x2_dot_end", any ? mbd_history_qd(&r->h, k)[1] : 0, any);
+    bad |= mbd_summary_string(o, "status", mbd_status_word(r->status));
     return bad ? MBD_ENONFINITE : GSL_SUCCESS;
 }
 
@@ -1083,13 +1085,13 @@ int main(int argc, char **argv)
                  "--alpha, --beta, --project, --t-end, --h, --dt-out, --rtol, --atol, --max-violation):\n"
                  "one run (default penalty-baumgarte, ode23, table reading, t = 0 ... 4 s, outputs every\n"
                  "1e-4 s, as the document ran it), measured against the reduced-equation reference.\n"
-                 "index2-penalty is stiff and runs with msbdf whatever --integrator says; other\n"
-                 "adaptive explicit integrators give up below a step of 1e-7 s.\n"
+                 "index2-penalty is stiff and runs with msbdf whatever --integrator says. A run stops\n"
+                 "at --max-steps steps and says whether stiffness or the tolerance held its step.\n"
                  "--summary keys: variant, method, integrator, project, mu, alpha, beta, m1, m2, b, M11,\n"
                  "rtol, atol (or h), dt_out, t_end, t_reached, steps, rejected, fevals, corrections,\n"
                  "outputs, max_C_norm, max_Cdot_norm, max_theta1_error, max_x2_error,\n"
                  "max_theta1_dot_error, max_x2_dot_error, theta1_end, x2_end, theta1_dot_end,\n"
-                 "x2_dot_end, status (ok or failed).\n"
+                 "x2_dot_end, status (ok, violation, step-limit, step-size, singular, ...).\n"
                  "Figures (--plot PREFIX): PREFIX-motion.svg, PREFIX-difference.svg, PREFIX-error.svg.",
     };
     mbd_cli_common opt;
@@ -1101,11 +1103,9 @@ int main(int argc, char **argv)
         return MBD_EXIT_USAGE;
 
     const char *method = opt.method_given ? opt.method : "penalty-baumgarte";
-    if (project && strcmp(method, "index2-penalty") == 0) {
-        mbd_cli_usage_error(&spec, stderr, "option --project: post-step projection needs the state "
-                                           "[q; q'], which the index-2 penalty does not carry");
+    if (mbd_cli_check_method_options(&spec, method, mu_given, alpha_given, beta_given, project,
+                                     stderr) != GSL_SUCCESS)
         return MBD_EXIT_USAGE;
-    }
     ch04_params p;
     ch04_variant var = CH04_TABLE;
     ch04_variant_of(variant, &var);
@@ -1122,8 +1122,11 @@ int main(int argc, char **argv)
         && mbd_formulation_stiff_integrator(&fp, &c.ode))
         fprintf(stderr, "%s: %s is stiff (rates ~ mu |C_q|^2): msbdf replaces %s\n", PROGRAM,
                 method, asked);
-    if (c.ode.kind == MBD_ODE_RK && c.ode.adaptive)
-        c.ode.hmin = opt.h_given ? fmin(HMIN_EXPLICIT, 0.1 * opt.h) : HMIN_EXPLICIT;
+    /* one run has no step floor of its own: the step limit stops a crawl and
+     * says whether stiffness or the tolerance holds the step */
+    c.ode.hmin = 0.0;
+    c.max_steps = opt.max_steps;
+    c.max_outputs = opt.max_outputs;
     c.project = project;
     if (mu_given)
         c.mu = mu;
@@ -1134,13 +1137,8 @@ int main(int argc, char **argv)
     if (opt.dt_out_given)
         c.dt_out = opt.dt_out;
     c.max_violation = opt.max_violation;
-    if (c.t_end / c.dt_out > MAX_OUTPUTS) {
-        mbd_cli_usage_error(&spec, stderr,
-                            "options --t-end and --dt-out: %.3g outputs is too many (at most %g); "
-                            "raise --dt-out",
-                            c.t_end / c.dt_out, (double)MAX_OUTPUTS);
+    if (mbd_cli_check_run(&spec, &opt, 0.0, c.t_end, c.dt_out, &c.ode, stderr) != GSL_SUCCESS)
         return MBD_EXIT_USAGE;
-    }
     const int run_mode = opt.method_given || opt.csv || opt.summary || variant_given || mu_given
                          || alpha_given || beta_given || project_given || opt.integrator_given
                          || opt.t_end_given || opt.h_given || opt.dt_out_given || opt.rtol_given
@@ -1180,26 +1178,23 @@ int main(int argc, char **argv)
             mbd_failure cf;
             st = mbd_history_csv(&r.h, opt.csv, ch04_names, 0, &cf);
             if (st != GSL_SUCCESS) {
-                if (st == MBD_EIO)
-                    mbd_failure_set(&cf, MBD_EIO, NAN, "cannot write CSV file '%s'", opt.csv);
-                fail = cf;
+                fail = cf;   /* it names the file and the system's reason */
                 goto failed;
             }
         }
-        if (opt.summary && write_summary(stdout, &p, &c, &r) != GSL_SUCCESS) {
-            mbd_failure_set(&fail, MBD_ENONFINITE, NAN, "a summary value is not finite");
-            goto failed;
-        }
+        /* a failed run is reported by its own cause, whatever else went wrong */
+        int sum_st = GSL_SUCCESS;
+        if (opt.summary)
+            sum_st = write_summary(stdout, &p, &c, &r);
         if (!opt.csv && !opt.summary)
             write_report(stdout, &p, &c, &r);
         if (r.status != GSL_SUCCESS) {
             fail = r.fail;
-            mbd_report_failure(stderr, PROGRAM, &fail);
-            if (r.status == MBD_ESTEPSIZE && c.ode.kind == MBD_ODE_RK)
-                fprintf(stderr, "%s: the equations are too stiff for an explicit integrator here; "
-                                "try --integrator msbdf\n", PROGRAM);
-            exit_code = mbd_cli_exit_status(r.status);
-            goto done;
+            goto failed;
+        }
+        if (sum_st != GSL_SUCCESS) {
+            mbd_failure_set(&fail, sum_st, r.stats.run.t_reached, "a summary value is not finite");
+            goto failed;
         }
     } else {
         st = story(stdout, s, opt.no_timing, &fail);
@@ -1212,6 +1207,7 @@ int main(int argc, char **argv)
     goto done;
 
 failed:
+    fflush(stdout);
     mbd_report_failure(stderr, PROGRAM, &fail);
     exit_code = mbd_cli_exit_status(fail.status);
 done:

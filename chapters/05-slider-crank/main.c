@@ -248,7 +248,7 @@ static const char *result_text(const ch05_run *r, char *buf, size_t size)
     if (r->status == GSL_SUCCESS)
         snprintf(buf, size, "reached %.1f s", r->stats.run.t_reached);
     else
-        snprintf(buf, size, "%s at %.5f s", ch05_status_token(r->status), r->fail.time);
+        snprintf(buf, size, "%s at %.5f s", mbd_status_word(r->status), r->fail.time);
     return buf;
 }
 
@@ -571,7 +571,7 @@ static int story(FILE *out, study *s, int no_timing)
         else
             fprintf(out, "    %s at t = %.9f s: its last step ends on the fold, and the\n"
                          "    evaluation there fails; the outputs before it are kept.\n",
-                    ch05_status_token(r->status), r->fail.time);
+                    mbd_status_word(r->status), r->fail.time);
     }
 
     /* the runs through the fold */
@@ -1007,6 +1007,15 @@ typedef struct {
     int mass_given, mu_given, alpha_given, beta_given;
 } chapter_options;
 
+/* A condition number: none when not measured, inf where the matrix is
+ * singular (not positive definite), else the number. */
+static int summary_condition(FILE *out, const char *key, double cond)
+{
+    if (isinf(cond) && cond > 0)
+        return mbd_summary_string(out, key, "inf");
+    return mbd_summary_optional(out, key, cond, !isnan(cond));
+}
+
 static int write_summary(FILE *out, const ch05_spec *spec, const ch05_run *r)
 {
     int st = GSL_SUCCESS;
@@ -1032,20 +1041,18 @@ static int write_summary(FILE *out, const ch05_spec *spec, const ch05_run *r)
     st |= mbd_summary_double(out, "max_invariant_error", r->max_invariant);
     st |= mbd_summary_double(out, "max_x3", r->max_x3);
     st |= mbd_summary_double(out, "t_max_x3", r->t_max_x3);
-    if (isfinite(r->fold_time))
-        st |= mbd_summary_double(out, "fold_time", r->fold_time);
-    if (isfinite(r->fold_reference))
-        st |= mbd_summary_double(out, "fold_time_reference", r->fold_reference);
+    /* none: the run did not reach the fold, or a condition number was not
+     * measured (no output, or none where the matrix is defined) */
+    st |= mbd_summary_optional(out, "fold_time", r->fold_time, !isnan(r->fold_time));
+    st |= mbd_summary_optional(out, "fold_time_reference", r->fold_reference,
+                               !isnan(r->fold_reference));
     st |= mbd_summary_string(out, "branch_after_fold", ch05_branch_name(r->branch));
-    if (isfinite(r->probe.min_abs_theta1))
-        st |= mbd_summary_double(out, "closest_theta1", r->probe.min_abs_theta1);
-    if (isfinite(r->probe.cond))
-        st |= mbd_summary_double(out, "closest_condition", r->probe.cond);
-    if (isfinite(r->max_schur_cond))
-        st |= mbd_summary_double(out, "max_schur_condition", r->max_schur_cond);
-    if (isfinite(r->max_own_cond))
-        st |= mbd_summary_double(out, "max_method_condition", r->max_own_cond);
-    st |= mbd_summary_string(out, "status", ch05_status_token(r->status));
+    st |= mbd_summary_optional(out, "closest_theta1", r->probe.min_abs_theta1,
+                               !isnan(r->probe.min_abs_theta1));
+    st |= summary_condition(out, "closest_condition", r->probe.cond);
+    st |= summary_condition(out, "max_schur_condition", r->max_schur_cond);
+    st |= summary_condition(out, "max_method_condition", r->max_own_cond);
+    st |= mbd_summary_string(out, "status", mbd_status_word(r->status));
     return st ? MBD_ENONFINITE : GSL_SUCCESS;
 }
 
@@ -1055,6 +1062,9 @@ static int single_run(const mbd_cli_spec *cli, const mbd_cli_common *opt,
     ch05_spec spec;
     ch05_spec_document(&spec);
     spec.method = opt->method_given ? opt->method : "penalty-baumgarte";
+    if (mbd_cli_check_method_options(cli, spec.method, o->mu_given, o->alpha_given,
+                                     o->beta_given, o->project, stderr) != GSL_SUCCESS)
+        return MBD_EUSAGE;
     if (mbd_cli_integrator(cli, opt, "ode23", &spec.ode, stderr) != GSL_SUCCESS)
         return MBD_EUSAGE;
     /* the index-2 penalty is stiff: it runs with msbdf whatever --integrator says
@@ -1074,11 +1084,11 @@ static int single_run(const mbd_cli_spec *cli, const mbd_cli_common *opt,
     spec.dt_out = opt->dt_out;
     spec.max_violation = opt->max_violation;
     spec.record_condition = 1;
-    if (o->project && strcmp(spec.method, "index2-penalty") == 0)
-        return mbd_cli_usage_error(cli, stderr,
-                                   "--project: the index-2 penalty carries (q, v) with v not "
-                                   "dq/dt; post-step projection needs (q, q') (use another "
-                                   "--method)");
+    spec.max_steps = opt->max_steps;
+    spec.max_outputs = opt->max_outputs;
+    if (mbd_cli_check_run(cli, opt, 0.0, spec.t_end, spec.dt_out, &spec.ode, stderr)
+        != GSL_SUCCESS)
+        return MBD_EUSAGE;
 
     ch05_run run;
     ch05_run_init(&run);
@@ -1107,15 +1117,16 @@ static int single_run(const mbd_cli_spec *cli, const mbd_cli_common *opt,
         if (st != GSL_SUCCESS)
             goto out;
     }
-    if (opt->summary || !opt->csv) {
-        if (write_summary(stdout, &spec, &run) != GSL_SUCCESS) {
-            st = mbd_failure_set(fail, MBD_ENONFINITE, NAN, "a summary value is not finite");
-            goto out;
-        }
-    }
+    /* a failed run is reported by its own cause, whatever else went wrong */
+    int sum_st = GSL_SUCCESS;
+    if (opt->summary || !opt->csv)
+        sum_st = write_summary(stdout, &spec, &run);
     st = run.status;
     if (st != GSL_SUCCESS)
         *fail = run.fail;
+    else if (sum_st != GSL_SUCCESS)
+        st = mbd_failure_set(fail, sum_st, run.stats.run.t_reached,
+                             "a summary value is not finite");
 out:
     ch05_reference_free(&ref);
     ch05_run_free(&run);
@@ -1265,7 +1276,8 @@ int main(int argc, char **argv)
                  "there), max_schur_condition (at the outputs), max_method_condition (the largest condition\n"
                  "number of the matrix the method solves with, at the outputs: S for the projection,\n"
                  "M + mu C_q^T C_q for the static penalty), status (ok, singular, step-size,\n"
-                 "violation, non-finite, ...).\n"
+                 "violation, non-finite, step-limit, ...). A value a run does not define (no fold\n"
+                 "reached) is written as 'none'.\n"
                  "Figures of the story (--plot PREFIX): PREFIX-mechanism, -penalty, -projection, "
                  "-difference,\n-energy, -condition, -branches (.svg). The document's model reaches "
                  "the fold th1 = 0 just\nafter 1.8 s: try --t-end 2.",

@@ -33,26 +33,6 @@ const char *ch05_branch_name(ch05_branch b)
     }
 }
 
-const char *ch05_status_token(int status)
-{
-    switch (status) {
-    case GSL_SUCCESS:
-        return "ok";
-    case MBD_ESINGULAR:
-        return "singular";
-    case MBD_ESTEPSIZE:
-        return "step-size";
-    case MBD_EVIOLATION:
-        return "violation";
-    case MBD_ENONFINITE:
-        return "non-finite";
-    case MBD_ENOCONV:
-        return "no-convergence";
-    default:
-        return "failed";
-    }
-}
-
 void ch05_run_init(ch05_run *r)
 {
     memset(r, 0, sizeof *r);
@@ -193,6 +173,8 @@ int ch05_run_spec(ch05_run *r, const ch05_spec *spec, ch05_reference *ref)
         .t_end = spec->t_end,
         .dt_out = spec->dt_out,
         .max_violation = spec->max_violation,
+        .max_steps = spec->max_steps,
+        .max_outputs = spec->max_outputs,
         .project = spec->project,
         .projection = {.mass_weighted = 0, .tol = 1e-10, .max_iter = 20},
         .record_condition = 0,   /* measured below, without the probe watching */

@@ -20,6 +20,7 @@ typedef struct {
     int project;                 /* post-step projection (correction.h) */
     double t_end, dt_out, max_violation;
     int record_condition;        /* measure the condition number of the formulation's own matrix */
+    long max_steps, max_outputs; /* the run's limits (mbd_sim_params): 0 for the library's */
 } ch05_spec;
 
 /* The document's run: penalty-baumgarte, ode23, the document's mass matrix,
@@ -83,8 +84,5 @@ void ch05_run_difference(const ch05_run *a, const ch05_run *b, double t_max, dou
 
 /* The largest |E - E0| over the outputs with t <= t_max. */
 double ch05_run_energy_error(const ch05_run *r, double t_max);
-
-/* A short name of a status for summaries ("ok", "singular", "step-size", ...). */
-const char *ch05_status_token(int status);
 
 #endif

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <float.h>
 #include <stdarg.h>
 #include <math.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "mbd/cli.h"
 #include "mbd/error.h"
+#include "mbd/formulation.h"
 
 /* ------------------------------------------------------------------------ */
 /* The common options                                                        */
@@ -35,6 +37,10 @@ static const common_option COMMON[] = {
     {"atol", MBD_OPT_ATOL, C_POSITIVE, "A", "absolute error tolerance of adaptive methods"},
     {"max-violation", MBD_OPT_MAX_VIOLATION, C_POSITIVE, "V",
      "stop with status 1 when the constraint violation |C| exceeds V (default 1)"},
+    {"max-steps", MBD_OPT_MAX_STEPS, C_LONG_POSITIVE, "N",
+     "refuse or stop a run that needs more than N integration steps (default 1000000)"},
+    {"max-outputs", MBD_OPT_MAX_OUTPUTS, C_LONG_POSITIVE, "N",
+     "refuse a run with more than N output times (default 1000000)"},
     {"csv", MBD_OPT_CSV, C_STRING, "FILE", "write the results as CSV to FILE ('-' for stdout)"},
     {"summary", MBD_OPT_SUMMARY, C_FLAG, NULL, "print only 'key = value' lines"},
     {"plot", MBD_OPT_PLOT, C_STRING, "PREFIX", "write the figures as PREFIX-<figure>.svg (gnuplot)"},
@@ -53,6 +59,8 @@ void mbd_cli_defaults(mbd_cli_common *c)
     c->rtol = NAN;
     c->atol = NAN;
     c->max_violation = 1.0;
+    c->max_steps = MBD_RUN_MAX_STEPS;
+    c->max_outputs = MBD_RUN_MAX_OUTPUTS;
 }
 
 int mbd_cli_parse_double(const char *text, double *value)
@@ -319,6 +327,8 @@ static int set_common(const mbd_cli_spec *spec, FILE *err, const common_option *
     case MBD_OPT_CSV: out->csv = value; break;
     case MBD_OPT_PLOT: out->plot = value; break;
     case MBD_OPT_BENCH: out->bench = lv; break;
+    case MBD_OPT_MAX_STEPS: out->max_steps = lv; out->max_steps_given = 1; break;
+    case MBD_OPT_MAX_OUTPUTS: out->max_outputs = lv; out->max_outputs_given = 1; break;
     default: break;
     }
     return GSL_SUCCESS;
@@ -520,6 +530,72 @@ size_t mbd_cli_choices(const char *const *names, const char *const *descriptions
     out[k].name = NULL;
     out[k].description = NULL;
     return k;
+}
+
+int mbd_cli_check_run(const mbd_cli_spec *spec, const mbd_cli_common *c, double t0,
+                      double t_end, double dt_out, const mbd_ode_params *ode, FILE *err)
+{
+    const double span = t_end - t0;
+    if (!(span > 0) || !isfinite(span))
+        return mbd_cli_usage_error(spec, err, "--t-end %g: the run must end a finite time after "
+                                   "its start t = %g", t_end, t0);
+    if (c->dt_out_given && dt_out > span)
+        return mbd_cli_usage_error(spec, err, "--dt-out %g is longer than the run (t = %g ... %g): "
+                                   "no output would fall between its start and its end",
+                                   dt_out, t0, t_end);
+    if (c->h_given && ode != NULL && ode->h > span)
+        return mbd_cli_usage_error(spec, err, "--h %g is longer than the run (t = %g ... %g): "
+                                   "the step would be cut to %g", ode->h, t0, t_end, span);
+    const double hmin = 16.0 * DBL_EPSILON * fmax(fmax(fabs(t0), fabs(t_end)), span);
+    if (c->h_given && ode != NULL && ode->h < hmin)
+        return mbd_cli_usage_error(spec, err, "--h %g is below the smallest step that can advance "
+                                   "this run (%.3g: 16 units of round-off of t = %g ... %g)",
+                                   ode->h, hmin, t0, t_end);
+    if (dt_out > 0) {
+        long count = 0;
+        const double r = span / dt_out;
+        int st = mbd_run_output_count(t0, t_end, dt_out, &count, NULL);
+        if (st != GSL_SUCCESS || count > c->max_outputs)
+            return mbd_cli_usage_error(spec, err,
+                                       "outputs every %g s (--dt-out) from t = %g to %g (--t-end) "
+                                       "would be %.3g rows, more than --max-outputs %ld; choose a "
+                                       "larger --dt-out or a shorter --t-end (or raise "
+                                       "--max-outputs)",
+                                       dt_out, t0, t_end, st == GSL_SUCCESS ? (double)count : r + 1,
+                                       c->max_outputs);
+    }
+    if (ode != NULL && !ode->adaptive && ode->h > 0) {
+        const double steps = mbd_run_fixed_steps(t0, t_end, ode->h);
+        if (!(steps <= (double)c->max_steps))
+            return mbd_cli_usage_error(spec, err,
+                                       "the fixed step %g (--h) of integrator %s takes %.3g steps from t = %g "
+                                       "to %g (--t-end), more than --max-steps %ld; choose a "
+                                       "larger --h or a shorter --t-end (or raise --max-steps)",
+                                       ode->h, ode->name ? ode->name : "the integrator", steps,
+                                       t0, t_end, c->max_steps);
+    }
+    return GSL_SUCCESS;
+}
+
+int mbd_cli_check_method_options(const mbd_cli_spec *spec, const char *method, int mu_given,
+                                 int alpha_given, int beta_given, int project, FILE *err)
+{
+    mbd_formulation_params fp = {0};
+    const int known = mbd_formulation_method(method, &fp) == GSL_SUCCESS;
+    if (project && (!known || mbd_formulation_is_stiff(&fp)))
+        return mbd_cli_usage_error(spec, err, "--project: %s", known
+                                   ? "index2-penalty carries (q, v) with v not dq/dt; a projection "
+                                     "of (q, q') does not apply to it"
+                                   : "this method has no constraint state to project");
+    if (mu_given && (!known || fp.kind == MBD_FORMULATION_PROJECTION))
+        return mbd_cli_usage_error(spec, err, "--mu applies to the penalty methods, not to %s",
+                                   method);
+    if ((alpha_given || beta_given) && (!known || !fp.baumgarte))
+        return mbd_cli_usage_error(spec, err,
+                                   "--%s applies to the Baumgarte methods (projection-baumgarte, "
+                                   "penalty-baumgarte,\npenalty-baumgarte-printed), not to %s",
+                                   alpha_given ? "alpha" : "beta", method);
+    return GSL_SUCCESS;
 }
 
 int mbd_cli_integrator(const mbd_cli_spec *spec, const mbd_cli_common *c, const char *fallback,

@@ -14,11 +14,28 @@ const char *mbd_strerror(int status)
     case MBD_ENONFINITE: return "non-finite value";
     case MBD_EVIOLATION: return "constraint violation above its limit";
     case MBD_ESTEPSIZE:  return "step size below its minimum";
+    case MBD_ESTEPLIMIT: return "step limit reached";
     case MBD_EUSAGE:     return "bad usage";
     case MBD_EINPUT:     return "bad input";
     case MBD_EIO:        return "input/output error";
     case MBD_EEXTERNAL:  return "external program failed";
     default:             return gsl_strerror(status);
+    }
+}
+
+const char *mbd_status_word(int status)
+{
+    switch (status) {
+    case GSL_SUCCESS:    return "ok";
+    case MBD_EVIOLATION: return "violation";
+    case MBD_ENONFINITE: return "non-finite";
+    case MBD_ESTEPSIZE:  return "step-size";
+    case MBD_ESTEPLIMIT: return "step-limit";
+    case MBD_ESINGULAR:  return "singular";
+    case MBD_ENOCONV:    return "no-convergence";
+    case MBD_EINPUT:     return "bad-input";
+    case MBD_EIO:        return "io-error";
+    default:             return "failed";
     }
 }
 

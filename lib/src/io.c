@@ -182,6 +182,13 @@ int mbd_summary_long(FILE *out, const char *key, long value)
     return GSL_SUCCESS;
 }
 
+int mbd_summary_optional(FILE *out, const char *key, double value, int defined)
+{
+    if (!defined)
+        return fprintf(out, "%s = none\n", key) < 0 ? MBD_EIO : GSL_SUCCESS;
+    return mbd_summary_double(out, key, value);
+}
+
 int mbd_summary_string(FILE *out, const char *key, const char *value)
 {
     fprintf(out, "%s = %s\n", key, value);

@@ -342,6 +342,72 @@ void mbd_ode_free(mbd_ode *o)
     free(o);
 }
 
+int mbd_ode_is_explicit(const mbd_ode_params *p)
+{
+    switch (p->kind) {
+    case MBD_ODE_RK:
+    case MBD_ODE_AB:
+    case MBD_ODE_PECE:
+        return 1;
+    case MBD_ODE_AM:
+    case MBD_ODE_IMPLICIT_EULER:
+        return p->fixed_point;
+    case MBD_ODE_GSL:
+        return p->gsl_type != gsl_odeiv2_step_msbdf && p->gsl_type != gsl_odeiv2_step_bsimp
+               && p->gsl_type != gsl_odeiv2_step_rk1imp && p->gsl_type != gsl_odeiv2_step_rk2imp
+               && p->gsl_type != gsl_odeiv2_step_rk4imp;
+    }
+    return 1;
+}
+
+int mbd_ode_spectral_radius(mbd_ode *o, double t, const double y[], double *rho)
+{
+    const size_t n = o->n;
+    *rho = NAN;
+    double *w = malloc(3 * n * sizeof *w);
+    if (w == NULL)
+        return GSL_ENOMEM;
+    double *f0 = w, *v = w + n, *yp = w + 2 * n;
+    int st = o->f(t, y, f0, o->params);
+    double ynorm = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        v[i] = (i % 2 ? -1.0 : 1.0) * (1.0 + 0.1 * (double)i);   /* not special to any mode */
+        ynorm = fmax(ynorm, fabs(y[i]));
+    }
+    const double delta = sqrt(DBL_EPSILON) * fmax(1.0, ynorm);
+    double est = 0.0, prev = 0.0;
+    for (int it = 0; it < 12 && st == GSL_SUCCESS; it++) {
+        double vn = 0.0;
+        for (size_t i = 0; i < n; i++)
+            vn += v[i] * v[i];
+        vn = sqrt(vn);
+        if (!(vn > 0.0) || !isfinite(vn))
+            break;
+        for (size_t i = 0; i < n; i++)
+            yp[i] = y[i] + delta * v[i] / vn;
+        st = o->f(t, yp, v, o->params);
+        if (st != GSL_SUCCESS)
+            break;
+        double jn = 0.0;   /* |J v| / |v| */
+        for (size_t i = 0; i < n; i++) {
+            v[i] = (v[i] - f0[i]) / delta;
+            jn += v[i] * v[i];
+        }
+        jn = sqrt(jn);
+        /* one ratio can be far from the radius when J is not normal (an
+         * oscillator's [0 1; -w^2 0] maps e1 to w^2 e2); the geometric mean of
+         * two consecutive ratios, |J^2 v| / |v| to the half, is the modulus of
+         * the dominant eigenvalue, real or a complex pair */
+        if (it >= 6)
+            est = fmax(est, sqrt(prev * jn));
+        prev = jn;
+    }
+    free(w);
+    if (st == GSL_SUCCESS)
+        *rho = est;
+    return st;
+}
+
 size_t mbd_ode_dim(const mbd_ode *o) { return o->n; }
 const mbd_ode_stats *mbd_ode_get_stats(const mbd_ode *o) { return &o->stats; }
 const mbd_failure *mbd_ode_failure(const mbd_ode *o) { return &o->fail; }
@@ -363,7 +429,8 @@ static unsigned error_order(const mbd_ode *o)
 
 static double hmin_at(const mbd_ode *o, double t)
 {
-    return o->p.hmin > 0 ? o->p.hmin : 16.0 * DBL_EPSILON * fmax(fabs(t), DBL_MIN);
+    return o->p.hmin > 0 ? o->p.hmin
+                         : 16.0 * DBL_EPSILON * fmax(fmax(fabs(t), fabs(o->t_end - o->t0)), DBL_MIN);
 }
 
 static double hmax_of(const mbd_ode *o)
@@ -382,6 +449,10 @@ static int initial_step(mbd_ode *o, double t, const double *y)
     const double *f0 = o->k;
     const double span = fabs(o->t_end - t);
     if (o->p.h > 0) {
+        if (o->p.h < hmin_at(o, t))
+            return mbd_failure_set(&o->fail, MBD_EINPUT, t,
+                                   "the initial step %.3g is below the smallest step %.3g that "
+                                   "can advance this run", o->p.h, hmin_at(o, t));
         o->h_next = fmin(o->p.h, hmax_of(o));
         return GSL_SUCCESS;
     }
@@ -423,6 +494,9 @@ static int initial_step(mbd_ode *o, double t, const double *y)
     double h1 = fmax(d1, d2) <= 1e-15 ? fmax(1e-6, 1e-3 * h0)
                                       : pow(0.01 / fmax(d1, d2), 1.0 / (q + 1));
     o->h_next = fmin(fmin(100 * h0, h1), fmin(hmax_of(o), span));
+    /* a first guess below the floor is raised to it; only the error control
+     * rejecting a step down to the floor is a failure */
+    o->h_next = fmin(fmax(o->h_next, hmin_at(o, t)), span);
     return GSL_SUCCESS;
 }
 
@@ -553,6 +627,30 @@ static int finish_step(mbd_ode *o, double t, const double *y, double h, const do
     return GSL_SUCCESS;
 }
 
+/* The error control shrank the step below its minimum: say why. When the
+ * tolerance asks for less than a few hundred units of round-off in every
+ * component, no step can meet it; otherwise the solution itself is not smooth
+ * at t (a singularity, a discontinuity, a blow-up). */
+static int step_collapse(mbd_ode *o, double t, const double *y, double h)
+{
+    const double hmin = hmin_at(o, t);
+    double size = 0.0;
+    for (size_t i = 0; i < o->n; i++)
+        size = fmax(size, fabs(y[i]));
+    if (o->p.rtol < 256.0 * DBL_EPSILON && o->p.atol < 256.0 * DBL_EPSILON * size)
+        return mbd_failure_set(&o->fail, MBD_ESTEPSIZE, t,
+                               "the tolerance (rtol %.3g, atol %.3g) is below the round-off of "
+                               "double precision (about %.1g relative): %s's step fell to %.3g, "
+                               "under its minimum %.3g, without meeting it",
+                               o->p.rtol, o->p.atol, 256.0 * DBL_EPSILON,
+                               o->p.name ? o->p.name : "the integrator", h, hmin);
+    return mbd_failure_set(&o->fail, MBD_ESTEPSIZE, t,
+                           "the step size fell to %.3g, under its minimum %.3g, without meeting "
+                           "the tolerance: the solution is not smooth at t = %.9g (a "
+                           "singularity, a discontinuity or a blow-up) (%s)",
+                           h, hmin, t, o->p.name ? o->p.name : "the integrator");
+}
+
 static int rk_step(mbd_ode *o, double *t, double *y, double t_stop)
 {
     const mbd_tableau *tb = o->p.tableau;
@@ -597,9 +695,7 @@ static int rk_step(mbd_ode *o, double *t, double *y, double t_stop)
         if (1.1 * h >= remaining)
             h = remaining;
         if (h < hmin_at(o, *t))
-            return mbd_failure_set(&o->fail, MBD_ESTEPSIZE, *t,
-                                   "step size %.3g fell below its minimum %.3g (%s)", h,
-                                   hmin_at(o, *t), tb->name);
+            return step_collapse(o, *t, y, h);
         double *yprop;
         if (o->p.doubling) {
             /* one step of h, and two of h/2 from the same k[0] */

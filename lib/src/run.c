@@ -1,3 +1,4 @@
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,82 @@ static int finite_state(const double *y, size_t n)
         if (!isfinite(y[i]))
             return 0;
     return 1;
+}
+
+int mbd_run_output_count(double t0, double t_end, double dt_out, long *count,
+                         mbd_failure *fail)
+{
+    mbd_failure scratch;
+    if (fail == NULL)
+        fail = &scratch;
+    const double span = t_end - t0;
+    *count = 0;
+    if (!(span > 0) || !isfinite(span))
+        return mbd_failure_set(fail, MBD_EINPUT, t0, "the end time %g is not after the start %g "
+                               "by a finite span", t_end, t0);
+    if (!(dt_out > 0)) {
+        *count = -1;
+        return GSL_SUCCESS;
+    }
+    const double r = span / dt_out;
+    /* compare before converting: a double beyond LONG_MAX has no long */
+    if (!isfinite(r) || r > 0.25 * (double)LONG_MAX)
+        return mbd_failure_set(fail, MBD_EINPUT, t0, "outputs every %g over %g ... %g would be "
+                               "%.3g of them: too many to count", dt_out, t0, t_end, r);
+    long nout = (long)floor(r + 1e-9);
+    if (fabs(r - (double)nout) > 1e-9 * fmax(1.0, r))
+        nout++;   /* t_end is not on the grid: it is the extra last output */
+    if (nout < 1)
+        nout = 1; /* dt_out beyond the span: t0 and t_end */
+    *count = nout + 1;
+    return GSL_SUCCESS;
+}
+
+double mbd_run_fixed_steps(double t0, double t_end, double h)
+{
+    return ceil((t_end - t0) / h * (1.0 - 1e-12));
+}
+
+/* The step limit was reached at (t, y) after steps of about h: say whether
+ * stability holds the step (a stiff problem for an explicit integrator) or the
+ * tolerance does (the run is simply longer than the limit allows). */
+static int step_limit(mbd_ode *o, const mbd_run_params *p, double t, const double y[], double h,
+                      mbd_failure *fail)
+{
+    const mbd_ode_params *op = mbd_ode_get_params(o);
+    const char *name = op->name ? op->name : "the integrator";
+    const double more = h > 0 ? (p->t_end - t) / h : HUGE_VAL;
+    double rho = NAN;
+    if (mbd_ode_spectral_radius(o, t, y, &rho) != GSL_SUCCESS)
+        rho = NAN;
+    if (!op->adaptive)
+        return mbd_failure_set(fail, MBD_ESTEPLIMIT, t,
+                               "the limit of %ld steps was reached before t_end = %g: the fixed "
+                               "step %.3g of %s needs about %.3g more",
+                               p->max_steps, p->t_end, h, name, more);
+    if (mbd_ode_is_explicit(op) && h * rho > 1.5)
+        return mbd_failure_set(fail, MBD_ESTEPLIMIT, t,
+                               "the limit of %ld steps was reached before t_end = %g: the step "
+                               "%.3g is held at the stability limit of %s by a fast mode "
+                               "(|lambda| ~ %.3g, h |lambda| ~ %.2g), so the problem is stiff for "
+                               "an explicit integrator (a stiff one, msbdf, suits it)",
+                               p->max_steps, p->t_end, h, name, rho, h * rho);
+    if (isfinite(rho) && h * rho > 1.5)
+        return mbd_failure_set(fail, MBD_ESTEPLIMIT, t,
+                               "the limit of %ld steps was reached before t_end = %g: %s follows "
+                               "a fast mode (|lambda| ~ %.3g) with steps of %.3g that the "
+                               "tolerance sets; the rest needs about %.3g more steps",
+                               p->max_steps, p->t_end, name, rho, h, more);
+    if (isfinite(rho) && rho > 0)
+        return mbd_failure_set(fail, MBD_ESTEPLIMIT, t,
+                               "the limit of %ld steps was reached before t_end = %g: the "
+                               "tolerance sets %s's step to %.3g (the fastest mode has |lambda| ~ "
+                               "%.3g, h |lambda| ~ %.2g), and the rest needs about %.3g more steps",
+                               p->max_steps, p->t_end, name, h, rho, h * rho, more);
+    return mbd_failure_set(fail, MBD_ESTEPLIMIT, t,
+                           "the limit of %ld steps was reached before t_end = %g: the tolerance "
+                           "sets %s's step to %.3g, and the rest needs about %.3g more steps",
+                           p->max_steps, p->t_end, name, h, more);
 }
 
 int mbd_run(mbd_ode *o, const mbd_run_params *p, double y[], mbd_run_stats *stats,
@@ -29,31 +106,32 @@ int mbd_run(mbd_ode *o, const mbd_run_params *p, double y[], mbd_run_stats *stat
 
     double t = p->t0;
     double *yi = NULL;                /* an interpolated state */
-    const double span = p->t_end - p->t0;
-    if (!(span > 0))
-        return mbd_failure_set(fail, GSL_EINVAL, t, "t_end %g is not after t0 %g", p->t_end, p->t0);
 
     /* output times t0 + k dt_out, k = 0 .. nout, the last one moved onto t_end */
-    long nout = 0;
-    if (p->dt_out > 0) {
-        double r = span / p->dt_out;
-        nout = (long)floor(r + 1e-9);
-        if (fabs(r - (double)nout) > 1e-9 * fmax(1.0, r))
-            nout++;   /* t_end is not on the grid: it is the extra last output */
-    }
+    long count = 0;
+    int st = mbd_run_output_count(p->t0, p->t_end, p->dt_out, &count, fail);
+    if (st != GSL_SUCCESS)
+        return st;
+    if (p->max_outputs > 0 && count > p->max_outputs)
+        return mbd_failure_set(fail, MBD_EINPUT, t,
+                               "outputs every %g from %g to %g are %ld, more than the limit of "
+                               "%ld", p->dt_out, p->t0, p->t_end, count, p->max_outputs);
+    const long nout = count > 0 ? count - 1 : 0;
 #define OUT_TIME(k) ((k) >= nout ? p->t_end : p->t0 + (double)(k) * p->dt_out)
 
-    /* a fixed step that cannot reach t_end within the step limit fails at once */
-    if (p->max_steps > 0 && !op->adaptive && op->h > 0 && span / op->h > (double)p->max_steps)
-        return mbd_failure_set(fail, MBD_ESTEPSIZE, t,
+    /* a fixed step that cannot reach t_end within the step limit is refused */
+    if (p->max_steps > 0 && !op->adaptive && op->h > 0
+        && mbd_run_fixed_steps(p->t0, p->t_end, op->h) > (double)p->max_steps)
+        return mbd_failure_set(fail, MBD_EINPUT, t,
                                "the fixed step %.3g of %s needs %.3g steps to reach %g, more "
-                               "than the limit of %ld; choose a larger one",
-                               op->h, op->name ? op->name : "this integrator", span / op->h,
-                               p->t_end, p->max_steps);
+                               "than the limit of %ld",
+                               op->h, op->name ? op->name : "this integrator",
+                               mbd_run_fixed_steps(p->t0, p->t_end, op->h), p->t_end,
+                               p->max_steps);
     yi = malloc(n * sizeof *yi);
     if (yi == NULL)
         return mbd_failure_set(fail, GSL_ENOMEM, t, "out of memory");
-    int st = mbd_ode_start(o, t, y, p->t_end);
+    st = mbd_ode_start(o, t, y, p->t_end);
     if (st != GSL_SUCCESS)
         goto ode_failed;
 
@@ -68,17 +146,7 @@ int mbd_run(mbd_ode *o, const mbd_run_params *p, double y[], mbd_run_stats *stat
 
     while (t < p->t_end) {
         if (p->max_steps > 0 && mbd_ode_get_stats(o)->steps >= p->max_steps) {
-            const char *name = op->name ? op->name : "this integrator";
-            if (op->adaptive)
-                st = mbd_failure_set(fail, MBD_ESTEPSIZE, t,
-                                     "%ld steps reached only t = %.6g of %g (last step %.3g): the "
-                                     "problem is too stiff for %s",
-                                     p->max_steps, t, p->t_end, info.h, name);
-            else
-                st = mbd_failure_set(fail, MBD_ESTEPSIZE, t,
-                                     "%ld steps reached only t = %.6g of %g: the fixed step %.3g "
-                                     "of %s is too small to get there; choose a larger one",
-                                     p->max_steps, t, p->t_end, info.h, name);
+            st = step_limit(o, p, t, y, info.h, fail);
             goto done;
         }
         double t_prev = t;

@@ -202,6 +202,16 @@ int mbd_simulate(mbd_formulation *f, const mbd_ode_params *ode, const mbd_sim_pa
         return mbd_failure_set(fail, MBD_EINPUT, p->t0,
                                "post-step projection needs the state [q; q'], which the "
                                "index-2 penalty does not carry");
+    /* the output grid is checked before anything is allocated for it */
+    const long max_outputs = p->max_outputs == 0 ? MBD_RUN_MAX_OUTPUTS : p->max_outputs;
+    long count = 0;
+    int st = mbd_run_output_count(p->t0, p->t_end, p->dt_out, &count, fail);
+    if (st != GSL_SUCCESS)
+        return st;
+    if (max_outputs > 0 && count > max_outputs)
+        return mbd_failure_set(fail, MBD_EINPUT, p->t0,
+                               "outputs every %g from %g to %g are %ld, more than the limit of "
+                               "%ld", p->dt_out, p->t0, p->t_end, count, max_outputs);
     if (hist != NULL) {
         if (hist->n != n) {
             mbd_history_free(hist);
@@ -211,8 +221,8 @@ int mbd_simulate(mbd_formulation *f, const mbd_ode_params *ode, const mbd_sim_pa
         hist->has_energy = s->energy != NULL;
         hist->adaptive = ode->adaptive;
         size_t want = 1024;
-        if (p->dt_out > 0)
-            want = (size_t)ceil((p->t_end - p->t0) / p->dt_out) + 2;
+        if (count > 0)
+            want = (size_t)count;
         if (reserve(hist, want, p->record_condition) != GSL_SUCCESS)
             return mbd_failure_set(fail, GSL_ENOMEM, p->t0, "out of memory for the time history");
     }
@@ -220,7 +230,6 @@ int mbd_simulate(mbd_formulation *f, const mbd_ode_params *ode, const mbd_sim_pa
     double *y = malloc((dim + 2 * n) * sizeof *y);
     mbd_ode *o = mbd_ode_alloc(ode, dim, mbd_formulation_rhs, f);
     mbd_projection *proj = p->project ? mbd_projection_alloc(s, &p->projection) : NULL;
-    int st;
     if (y == NULL || o == NULL || (p->project && proj == NULL)) {
         st = mbd_failure_set(fail, o == NULL && y != NULL ? MBD_EINPUT : GSL_ENOMEM, p->t0,
                              o == NULL && y != NULL ? "bad integrator parameters (%s)"
@@ -244,7 +253,8 @@ int mbd_simulate(mbd_formulation *f, const mbd_ode_params *ode, const mbd_sim_pa
         .output_ctx = &r,
         .hook = proj || p->max_violation > 0 ? after_step : NULL,
         .hook_ctx = &check,
-        .max_steps = p->max_steps == 0 ? MBD_SIM_MAX_STEPS : p->max_steps,
+        .max_steps = p->max_steps == 0 ? MBD_RUN_MAX_STEPS : p->max_steps,
+        .max_outputs = max_outputs,
     };
     st = mbd_run(o, &rp, y, &stats->run, fail);
     if (st != GSL_SUCCESS) {

@@ -434,11 +434,18 @@ static void program_summary(void)
     test_run_free(&r);
 
     /* --mu overrides the variant's; --project counts corrections */
-    snprintf(cmd, sizeof cmd, "%s --summary --mu 1e3 --method projection --project", test_program(PROG));
+    snprintf(cmd, sizeof cmd, "%s --summary --mu 1e3 --method penalty --project", test_program(PROG));
     test_run(cmd, &r);
     CHECK_MSG(r.status == 0, "exit status %d", r.status);
     CHECK_CLOSE(test_summary(r.out, "mu"), 1e3, 0.0);
     CHECK_GE(test_summary(r.out, "corrections"), 10.0);
+    test_run_free(&r);
+    /* --mu with a method that has no penalty factor is refused, as in ch03 */
+    snprintf(cmd, sizeof cmd, "%s --summary --mu 1e3 --method projection", test_program(PROG));
+    test_run(cmd, &r);
+    CHECK_MSG(r.status == 2 && strstr(r.err, "--mu applies to the penalty methods")
+                  && r.out[0] == '\0', "projection with --mu: status %d, stderr %s", r.status,
+              r.err);
     test_run_free(&r);
 }
 
@@ -500,13 +507,18 @@ static void program_failures(void)
     remove("/tmp/mbd-test-ch04.csv");
     test_run_free(&r);
 
-    /* stiff for an explicit integrator (a spring of stiffness 1e16 on the
-     * slot): a clear failure at once, not a hang */
-    snprintf(cmd, sizeof cmd, "%s --method alternate-penalty --mu 1e16 --summary",
+    /* a spring of stiffness 1e16 on the slot rings at |lambda| ~ 1e8 /s, and
+     * ode23 must follow it: the step limit stops the crawl, naming the step
+     * limit and the fast mode, with every summary key up to there */
+    snprintf(cmd, sizeof cmd, "%s --method alternate-penalty --mu 1e16 --max-steps 20000 --summary",
              test_program(PROG));
     test_run(cmd, &r);
-    CHECK_MSG(r.status == 1 && strstr(r.out, "status = failed") && strstr(r.err, "msbdf"),
+    CHECK_MSG(r.status == 1 && strstr(r.out, "status = step-limit")
+                  && strstr(r.err, "limit of 20000 steps") && strstr(r.err, "|lambda| ~ 1")
+                  && strstr(r.out, "theta1_end = ") && !strstr(r.out, "nan"),
               "alternate-penalty, mu = 1e16, with ode23: status %d, stderr %s", r.status, r.err);
+    CHECK_IN(test_summary(r.out, "steps"), 20000, 20000);
+    CHECK_IN(test_summary(r.out, "t_reached"), 1e-6, 0.01);
     test_run_free(&r);
     /* the index-2 penalty is stiff by construction: msbdf replaces ode23 */
     snprintf(cmd, sizeof cmd, "%s --method index2-penalty --t-end 1 --summary", test_program(PROG));

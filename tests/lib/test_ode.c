@@ -416,6 +416,137 @@ static void implicit_euler_newton_and_fixed_point(void)
     mbd_ode_free(o);
 }
 
+/* The output grid is counted without undefined arithmetic: a spacing so small
+ * or a span so long that the count does not fit is refused, a spacing longer
+ * than the span still gives t0 and t_end (never t0 alone). */
+static int count_outputs(void *ctx, double t, const double y[], const mbd_run_info *info,
+                         mbd_failure *fail)
+{
+    (void)t, (void)y, (void)info, (void)fail;
+    ++*(long *)ctx;
+    return GSL_SUCCESS;
+}
+
+static void output_count_limits(void)
+{
+    long n = 0, counted = 0;
+    mbd_failure f;
+    CHECK_STATUS(mbd_run_output_count(0, 2.0, 0.25, &n, &f), GSL_SUCCESS);
+    CHECK_MSG(n == 9, "0, 0.25, ..., 2: 9 outputs, got %ld", n);
+    CHECK_STATUS(mbd_run_output_count(0, 1.0, 0.3, &n, &f), GSL_SUCCESS);
+    CHECK_MSG(n == 5, "0, 0.3, 0.6, 0.9 and 1: 5 outputs, got %ld", n);
+    CHECK_STATUS(mbd_run_output_count(0, 4.0, 1e308, &n, &f), GSL_SUCCESS);
+    CHECK_MSG(n == 2, "a spacing beyond the span: t0 and t_end, got %ld", n);
+    CHECK_STATUS(mbd_run_output_count(0, 5.0, 1e-300, &n, &f), MBD_EINPUT);
+    CHECK_MSG(strstr(f.cause, "too many") != NULL, "cause: %s", f.cause);
+    CHECK_STATUS(mbd_run_output_count(0, 1e308, 1e-4, &n, &f), MBD_EINPUT);
+    CHECK_STATUS(mbd_run_output_count(-1e308, 1e308, 1.0, &n, &f), MBD_EINPUT);
+    CHECK_STATUS(mbd_run_output_count(1.0, 1.0, 0.1, &n, &f), MBD_EINPUT);
+    CHECK_STATUS(mbd_run_output_count(0, 1.0, 0, &n, &f), GSL_SUCCESS);
+    CHECK_MSG(n == -1, "outputs after every step are not counted in advance, got %ld", n);
+
+    /* the run itself: dt_out beyond the span reports t0 and t_end with the
+     * state at t_end, not the initial state twice */
+    mbd_ode_params p;
+    mbd_ode_preset("tight", &p);
+    mbd_ode *o = mbd_ode_alloc(&p, 2, rhs, NULL);
+    double y[2] = {1.0, 0.5}, ye[2];
+    recorder r = {.n = 0};
+    mbd_run_params rp = {.t0 = 0, .t_end = 2.0, .dt_out = 1e308, .output = record,
+                         .output_ctx = &r};
+    mbd_run_stats s;
+    CHECK_STATUS(mbd_run(o, &rp, y, &s, &f), GSL_SUCCESS);
+    CHECK_MSG(r.n == 2 && r.t[1] == 2.0, "outputs at 0 and 2, got %d ending at %g", r.n,
+              r.n ? r.t[r.n - 1] : NAN);
+    exact(2.0, ye);
+    CHECK_CLOSE(r.y0[1], ye[0], 1e-8);
+    /* a grid above the output limit is refused before any step */
+    y[0] = 1.0;
+    y[1] = 0.5;
+    r.n = 0;
+    rp.dt_out = 1e-3;
+    rp.max_outputs = 1000;
+    CHECK_STATUS(mbd_run(o, &rp, y, &s, &f), MBD_EINPUT);
+    CHECK_MSG(strstr(f.cause, "2001") && strstr(f.cause, "limit of 1000"), "cause: %s", f.cause);
+    CHECK_MSG(r.n == 0 && s.ode.steps == 0, "nothing ran: %d outputs, %ld steps", r.n,
+              s.ode.steps);
+    rp.max_outputs = 2001;
+    rp.output = count_outputs;
+    rp.output_ctx = &counted;
+    y[0] = 1.0;
+    y[1] = 0.5;
+    CHECK_STATUS(mbd_run(o, &rp, y, &s, &f), GSL_SUCCESS);
+    CHECK_MSG(counted == 2001 && s.outputs == 2001, "exactly at the limit: 2001 outputs, got %ld",
+              counted);
+    mbd_ode_free(o);
+}
+
+static int fast_decay(double t, const double y[], double f[], void *params)
+{
+    (void)t;
+    const double lambda = *(const double *)params;
+    f[0] = -lambda * (y[0] - cos(t));
+    f[1] = y[1] * cos(t);
+    return GSL_SUCCESS;
+}
+
+/* At the step limit the run says why the steps were small: stability (a
+ * stiff problem for an explicit method), or the tolerance (a long run). A
+ * tolerance below round-off makes the step collapse with that cause, not with
+ * a step-limit or stiffness message. */
+static void step_limit_causes(void)
+{
+    double lambda = 1e6;
+    mbd_ode_params p;
+    mbd_ode_preset("ode23", &p);
+    mbd_ode *o = mbd_ode_alloc(&p, 2, fast_decay, &lambda);
+    double y[2] = {1.0, 1.0};
+    mbd_run_stats s;
+    mbd_failure f;
+    mbd_run_params rp = {.t0 = 0, .t_end = 10.0, .dt_out = 0.5, .max_steps = 500};
+    CHECK_STATUS(mbd_run(o, &rp, y, &s, &f), MBD_ESTEPLIMIT);
+    CHECK_MSG(strstr(f.cause, "limit of 500 steps") && strstr(f.cause, "stiff for an explicit"),
+              "cause: %s", f.cause);
+    CU_ASSERT_EQUAL(s.ode.steps, 500);
+    mbd_ode_free(o);
+
+    /* the same problem, not stiff (lambda 1), with a tight tolerance */
+    lambda = 1.0;
+    p.rtol = 1e-12;
+    p.atol = 1e-14;
+    o = mbd_ode_alloc(&p, 2, fast_decay, &lambda);
+    y[0] = y[1] = 1.0;
+    CHECK_STATUS(mbd_run(o, &rp, y, &s, &f), MBD_ESTEPLIMIT);
+    CHECK_MSG(strstr(f.cause, "limit of 500 steps") && strstr(f.cause, "the tolerance sets")
+              && !strstr(f.cause, "stiff"), "cause: %s", f.cause);
+    mbd_ode_free(o);
+
+    /* a stiff integrator on the stiff problem: it follows the fast mode only
+     * if the tolerance asks it to, and is never called explicit-stiff */
+    lambda = 1e6;
+    mbd_ode_preset("msbdf", &p);
+    o = mbd_ode_alloc(&p, 2, fast_decay, &lambda);
+    y[0] = y[1] = 1.0;
+    rp.max_steps = 20;
+    CHECK_STATUS(mbd_run(o, &rp, y, &s, &f), MBD_ESTEPLIMIT);
+    CHECK_MSG(strstr(f.cause, "limit of 20 steps") && !strstr(f.cause, "stiff for an explicit"),
+              "cause: %s", f.cause);
+    mbd_ode_free(o);
+
+    /* tolerances below round-off: the step collapses at once, said so */
+    lambda = 1.0;
+    mbd_ode_preset("ode23", &p);
+    p.rtol = 1e-300;
+    p.atol = 1e-300;
+    o = mbd_ode_alloc(&p, 2, fast_decay, &lambda);
+    y[0] = y[1] = 1.0;
+    rp.max_steps = 1000000;
+    CHECK_STATUS(mbd_run(o, &rp, y, &s, &f), MBD_ESTEPSIZE);
+    CHECK_MSG(strstr(f.cause, "below the round-off") != NULL, "cause: %s", f.cause);
+    CHECK_MSG(s.ode.steps < 1000, "it collapsed early, not after %ld steps", s.ode.steps);
+    mbd_ode_free(o);
+}
+
 static CU_TestInfo tests[] = {
     {"runge_kutta_orders", runge_kutta_orders},
     {"multistep_orders", multistep_orders},
@@ -426,6 +557,8 @@ static CU_TestInfo tests[] = {
     {"output_times", output_times},
     {"hook_resets_history", hook_resets_history},
     {"failure_is_reported", failure_is_reported},
+    {"output_count_limits", output_count_limits},
+    {"step_limit_causes", step_limit_causes},
     {"implicit_euler_newton_and_fixed_point", implicit_euler_newton_and_fixed_point},
     CU_TEST_INFO_NULL,
 };

@@ -7,6 +7,7 @@
  *
  *   --help --version --list --scenario NAME --method NAME --integrator NAME
  *   --t-end T --h H --dt-out DT --rtol R --atol A --max-violation V
+ *   --max-steps N --max-outputs N
  *   --csv FILE --summary --plot PREFIX --no-timing --bench N
  *
  * Options take their value as the next argument or after '=' (--h=1e-3).
@@ -20,6 +21,7 @@
 #include <stdio.h>
 
 #include "mbd/ode.h"
+#include "mbd/run.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -45,13 +47,15 @@ enum {
     MBD_OPT_PLOT          = 1u << 12,
     MBD_OPT_NO_TIMING     = 1u << 13,
     MBD_OPT_BENCH         = 1u << 14,
+    MBD_OPT_MAX_STEPS     = 1u << 15,
+    MBD_OPT_MAX_OUTPUTS   = 1u << 16,
     /* what every chapter program has */
     MBD_OPT_OUTPUT        = MBD_OPT_CSV | MBD_OPT_SUMMARY | MBD_OPT_PLOT | MBD_OPT_NO_TIMING
                             | MBD_OPT_BENCH | MBD_OPT_LIST,
     /* what every time-history chapter adds */
     MBD_OPT_TIME          = MBD_OPT_METHOD | MBD_OPT_INTEGRATOR | MBD_OPT_T_END | MBD_OPT_H
                             | MBD_OPT_DT_OUT | MBD_OPT_RTOL | MBD_OPT_ATOL
-                            | MBD_OPT_MAX_VIOLATION
+                            | MBD_OPT_MAX_VIOLATION | MBD_OPT_MAX_STEPS | MBD_OPT_MAX_OUTPUTS
 };
 
 /* Return codes of mbd_cli_parse() besides GSL_SUCCESS and MBD_EUSAGE. */
@@ -107,6 +111,8 @@ typedef struct {
     const char *plot;              /* NULL: no figures */
     int summary, no_timing;
     long bench;                    /* 0: off; else repetitions */
+    long max_steps, max_outputs;   /* the run's limits (default MBD_RUN_MAX_STEPS, _OUTPUTS) */
+    int max_steps_given, max_outputs_given;
 } mbd_cli_common;
 
 typedef struct {
@@ -151,6 +157,29 @@ size_t mbd_cli_choices(const char *const *names, const char *const *descriptions
  * error, said on `err` with the program's name: MBD_EUSAGE. */
 int mbd_cli_integrator(const mbd_cli_spec *spec, const mbd_cli_common *c, const char *fallback,
                        mbd_ode_params *p, FILE *err);
+
+/* The run a program is about to make from t0 to t_end with outputs every
+ * dt_out (<= 0: after every step) and the integrator `ode` (NULL when it has
+ * none), checked before it starts, so that every option value is honoured
+ * exactly or refused:
+ *   - the output grid must be countable and within --max-outputs;
+ *   - a fixed step must reach t_end within --max-steps;
+ *   - --dt-out and --h, when given, must not be longer than the run (the
+ *     run would not honour them: no output between start and end, a step
+ *     cut to the span).
+ * A refusal is a usage error on `err` naming the options and the limit
+ * (MBD_EUSAGE); GSL_SUCCESS otherwise. */
+int mbd_cli_check_run(const mbd_cli_spec *spec, const mbd_cli_common *c, double t0,
+                      double t_end, double dt_out, const mbd_ode_params *ode, FILE *err);
+
+/* The mechanism chapters' own options against the --method they go with,
+ * the same in every chapter: --mu only for the penalty methods, --alpha and
+ * --beta only for the Baumgarte ones, --project not for the index-2 penalty
+ * (its state is (q, v), not (q, q')). A method that is not a formulation
+ * (formulation.h) takes none of them. MBD_EUSAGE, said on `err`, for a
+ * combination that would be ignored; GSL_SUCCESS otherwise. */
+int mbd_cli_check_method_options(const mbd_cli_spec *spec, const char *method, int mu_given,
+                                 int alpha_given, int beta_given, int project, FILE *err);
 
 /* Parses a finite double from the whole of `text`; 0 on success. */
 int mbd_cli_parse_double(const char *text, double *value);

@@ -28,7 +28,8 @@ enum {
     MBD_EUSAGE,            /* bad command-line usage */
     MBD_EINPUT,            /* bad input data (a model file, a parameter) */
     MBD_EIO,               /* a file could not be read or written */
-    MBD_EEXTERNAL          /* an external program (gnuplot) failed */
+    MBD_EEXTERNAL,         /* an external program (gnuplot) failed */
+    MBD_ESTEPLIMIT         /* a run took as many steps as it was allowed without finishing */
 };
 
 /* The name of a status: the project's own text for MBD_* codes, gsl_strerror()
@@ -41,6 +42,11 @@ typedef struct {
     double time;
     char cause[256];
 } mbd_failure;
+
+/* The one-word status of a run, for `status = ...` in every summary: ok,
+ * violation, non-finite, step-size, step-limit, singular, no-convergence,
+ * bad-input, io-error, or failed (anything else). */
+const char *mbd_status_word(int status);
 
 void mbd_failure_clear(mbd_failure *f);
 

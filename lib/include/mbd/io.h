@@ -60,6 +60,11 @@ int mbd_table_print(const mbd_table *t, FILE *out, int indent);
 int mbd_summary_double(FILE *out, const char *key, double value);   /* %.17g */
 int mbd_summary_long(FILE *out, const char *key, long value);
 int mbd_summary_string(FILE *out, const char *key, const char *value);
+/* A value that a run may not define (a fold that never came, a quantity of
+ * a method that does not have it): "key = none" when `defined` is 0, else as
+ * mbd_summary_double (a non-finite defined value is still refused). Every key
+ * a program lists is written on every run, failed or not. */
+int mbd_summary_optional(FILE *out, const char *key, double value, int defined);
 
 /* ------------------------------------------------------------------------ */
 /* Figures through gnuplot (SVG)                                             */

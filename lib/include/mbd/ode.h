@@ -94,7 +94,9 @@ typedef struct {
     double h;                 /* fixed step, or the initial step (<= 0: chosen) */
     double rtol, atol;
     double hmax;              /* <= 0: MATLAB's 0.1 (t_end - t0) for MBD_CONTROL_MATLAB, else none */
-    double hmin;              /* below this a step fails (MBD_ESTEPSIZE); <= 0: 16 eps |t| */
+    double hmin;              /* below this a step fails (MBD_ESTEPSIZE); <= 0: 16 eps times
+                                 the larger of |t| and the span |t_end - t0| (a smaller step
+                                 could not finish the run in any number of steps) */
 } mbd_ode_params;
 
 /* Counters of a run. */
@@ -137,6 +139,20 @@ double mbd_ode_next_h(const mbd_ode *o);
 /* The error estimate of the last accepted step, in the control's norm
  * (<= 1 means within tolerance); NAN for fixed-step methods. */
 double mbd_ode_last_error(const mbd_ode *o);
+
+/* Why are the steps small? An estimate of the spectral radius rho of the
+ * Jacobian df/dy at (t, y), by power iteration on finite-difference products
+ * (a dozen evaluations of f, not counted in the statistics). h rho near the
+ * stability limit of an explicit method (about 1 to 3) says the step is held
+ * by stability: the problem is stiff for it. GSL_SUCCESS, or the status of a
+ * failing evaluation. For diagnosis after a failure, not inside a step. */
+int mbd_ode_spectral_radius(mbd_ode *o, double t, const double y[], double *rho);
+
+/* 1 when the integrator's step is limited by stability on stiff problems
+ * (explicit Runge-Kutta and Adams-Bashforth, predictor-correctors, fixed-point
+ * iterations, GSL's explicit steppers); 0 for the implicit ones solved by
+ * Newton (Adams-Moulton, implicit Euler, msbdf). */
+int mbd_ode_is_explicit(const mbd_ode_params *p);
 
 size_t mbd_ode_dim(const mbd_ode *o);
 const mbd_ode_stats *mbd_ode_get_stats(const mbd_ode *o);

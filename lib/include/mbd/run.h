@@ -46,10 +46,35 @@ typedef struct {
     void *output_ctx;
     mbd_run_hook_fn hook;          /* may be NULL */
     void *hook_ctx;
-    long max_steps;                /* > 0: fail (MBD_ESTEPSIZE) rather than take more accepted
-                                      steps: a guard against an integrator crawling through a
-                                      problem too stiff for it; <= 0: no limit */
+    long max_steps;                /* > 0: fail (MBD_ESTEPLIMIT) rather than take more accepted
+                                      steps, with the cause diagnosed (a stiff problem for an
+                                      explicit integrator, or steps set by the tolerance);
+                                      a fixed step that needs more is refused up front
+                                      (MBD_EINPUT); <= 0: no limit */
+    long max_outputs;              /* > 0: refuse (MBD_EINPUT) up front a grid of more outputs;
+                                      <= 0: no limit (the grid must still be countable) */
 } mbd_run_params;
+
+/* The limits the programs apply unless told otherwise (--max-steps,
+ * --max-outputs): a million steps is a few seconds of the cheapest right-hand
+ * side and about ten of the dearest; a million outputs of a planar mechanism
+ * is some tens of megabytes of history. */
+#define MBD_RUN_MAX_STEPS 1000000L
+#define MBD_RUN_MAX_OUTPUTS 1000000L
+
+/* The number of outputs of a run from t0 to t_end every dt_out: t0, every
+ * t0 + k dt_out before t_end, and t_end itself (the last grid time, or an
+ * extra one when t_end is not on the grid); 2 when dt_out exceeds the span,
+ * and when dt_out <= 0 (outputs after every step) the count is not known in
+ * advance: *count = -1. MBD_EINPUT (with the reason in `fail`, may be NULL)
+ * when the span is not positive or the count is not finite or does not fit a
+ * long; no undefined arithmetic for any finite or infinite input. */
+int mbd_run_output_count(double t0, double t_end, double dt_out, long *count,
+                         mbd_failure *fail);
+
+/* The number of fixed steps of size h from t0 to t_end (the last one
+ * shortened), as a double so that it can exceed any integer type. */
+double mbd_run_fixed_steps(double t0, double t_end, double h);
 
 typedef struct {
     mbd_ode_stats ode;             /* the integrator's counters */

@@ -71,13 +71,11 @@ typedef struct {
     mbd_projection_params projection;
     int record_condition;        /* fill mbd_history.cond */
     long max_steps;              /* accepted steps before giving up (run.h): 0 picks
-                                    MBD_SIM_MAX_STEPS, < 0 means no limit */
+                                    MBD_RUN_MAX_STEPS, < 0 means no limit */
+    long max_outputs;            /* outputs (history rows) allowed: 0 picks
+                                    MBD_RUN_MAX_OUTPUTS, < 0 means no limit; a grid with
+                                    more is refused before the run (MBD_EINPUT) */
 } mbd_sim_params;
-
-/* The default step limit of mbd_simulate: ten million steps, some tens of
- * seconds, far beyond any of the chapters' runs, so that an explicit
- * integrator on a stiff formulation fails with a message instead of hanging. */
-#define MBD_SIM_MAX_STEPS 10000000L
 
 typedef struct {
     mbd_run_stats run;           /* steps, rejections, evaluations, corrections, t reached */
