@@ -123,13 +123,23 @@ const char *mbd_cli_format_seconds(char *buf, size_t size, double seconds, int n
 /* ------------------------------------------------------------------------ */
 /* Help                                                                      */
 
+/* A name longer than the column gets its description on the next line, as
+ * GNU tools do, so that no line runs into the next column. */
+static void print_entry(FILE *f, const char *left, const char *text)
+{
+    if (strlen(left) > 24)
+        fprintf(f, "  %s\n  %-24s %s\n", left, "", text);
+    else
+        fprintf(f, "  %-24s %s\n", left, text);
+}
+
 static void print_choices(FILE *f, const char *title, const mbd_cli_choice *c)
 {
     if (c == NULL || c->name == NULL)
         return;
     fprintf(f, "%s:\n", title);
     for (; c->name != NULL; c++)
-        fprintf(f, "  %-24s %s\n", c->name, c->description ? c->description : "");
+        print_entry(f, c->name, c->description ? c->description : "");
 }
 
 static void print_option(FILE *f, const char *name, const char *metavar, const char *help)
@@ -139,7 +149,7 @@ static void print_option(FILE *f, const char *name, const char *metavar, const c
         snprintf(left, sizeof left, "--%s %s", name, metavar);
     else
         snprintf(left, sizeof left, "--%s", name);
-    fprintf(f, "  %-24s %s\n", left, help);
+    print_entry(f, left, help);
 }
 
 static void print_help(const mbd_cli_spec *spec, FILE *f)
@@ -162,10 +172,14 @@ static void print_help(const mbd_cli_spec *spec, FILE *f)
     }
     if (spec->csv_columns && (spec->common & MBD_OPT_CSV))
         fprintf(f, "\nCSV columns: %s\n", spec->csv_columns);
-    fprintf(f, "\n");
-    print_choices(f, "Scenarios", spec->scenarios);
-    print_choices(f, "Methods", spec->methods);
-    print_choices(f, "Integrators", spec->integrators);
+    /* one blank line before each section that is there, never two */
+    const mbd_cli_choice *lists[3] = {spec->scenarios, spec->methods, spec->integrators};
+    const char *titles[3] = {"Scenarios", "Methods", "Integrators"};
+    for (int k = 0; k < 3; k++)
+        if (lists[k] && lists[k]->name) {
+            fprintf(f, "\n");
+            print_choices(f, titles[k], lists[k]);
+        }
     if (spec->notes)
         fprintf(f, "\n%s\n", spec->notes);
     fprintf(f, "\nExit status: 0 success, 1 numerical failure, 2 bad usage or bad input.\n");

@@ -35,7 +35,23 @@ static void help_version_list(void)
         expect(*p, "--help", 0, "out", "Exit status");
         expect(*p, "--version", 0, "out", "(mbd) ");
         expect(*p, "--list", 0, "out", NULL);
+        /* one blank line between sections, never two */
+        char cmd[512];
+        test_run_result r;
+        snprintf(cmd, sizeof cmd, "%s --help", test_program(*p));
+        test_run(cmd, &r);
+        CHECK_MSG(strstr(r.out, "\n\n\n") == NULL, "%s --help has a double blank line", *p);
+        test_run_free(&r);
     }
+    /* a choice whose name is wider than the column keeps its description on
+     * the next line, aligned, instead of running into it */
+    test_run_result r;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --list", test_program("ch03-pendulum"));
+    test_run(cmd, &r);
+    CHECK_MSG(strstr(r.out, "\n  penalty-baumgarte-printed\n                           static penalty")
+                  != NULL, "ch03 --list: %s", r.out);
+    test_run_free(&r);
 }
 
 static void bad_usage_exits_2(void)
