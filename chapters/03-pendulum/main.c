@@ -841,12 +841,14 @@ static int figure_motion(const char *prefix, const study *S, mbd_failure *fail)
 
 static int figure_errors(const char *prefix, const study *S, mbd_failure *fail)
 {
-    static const size_t show[] = {M_DIRECT, M_PROJ, M_PROJ_B, M_PEN, M_PEN_B, M_ALT, M_IDX2};
+    /* the projections last and dashed: at mu = 1e5 the penalty runs lie on
+     * them within a line's width, and drawn first they were hidden */
+    static const size_t show[] = {M_DIRECT, M_PEN, M_PEN_B, M_ALT, M_IDX2, M_PROJ, M_PROJ_B};
     enum { NS = sizeof show / sizeof show[0] };
     static const char *const colour[NS] = {
-        "lines lc rgb 'black'", "lines lc rgb '#0072b2'", "lines lc rgb '#56b4e9'",
-        "lines lc rgb '#d55e00'", "lines lc rgb '#e69f00'", "lines lc rgb '#009e73'",
-        "lines lc rgb '#cc79a7'"};
+        "lines lc rgb 'black'", "lines lc rgb '#d55e00'", "lines lc rgb '#e69f00'",
+        "lines lc rgb '#009e73'", "lines lc rgb '#cc79a7'",
+        "lines lc rgb '#0072b2' dt (6,4) lw 2", "lines lc rgb '#56b4e9' dt (2,3) lw 2.5"};
     const size_t cap = S->h23[M_DIRECT].rows / PLOT_STRIDE + 2;
     double *buf = malloc(3 * NS * cap * sizeof *buf);
     if (buf == NULL)
