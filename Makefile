@@ -188,7 +188,7 @@ check: all $(LIB_TESTS) $(CHAPTER_TESTS) $(CLI_TESTS)
 # the suites under AddressSanitizer and UndefinedBehaviorSanitizer
 memcheck: deps-test
 	@$(MAKE) BUILD=$(BUILD)/memcheck OPT="-O1 -g" \
-	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	    SAN="-fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	    memcheck-suites
 
 memcheck-suites: all $(LIB_TESTS) $(CHAPTER_TESTS) $(CLI_TESTS)
