@@ -52,21 +52,20 @@ double mbd_run_fixed_steps(double t0, double t_end, double h)
 /* The step limit was reached at (t, y) after steps of about h: say whether
  * stability holds the step (a stiff problem for an explicit integrator) or the
  * tolerance does (the run is simply longer than the limit allows). */
-static int step_limit(mbd_ode *o, const mbd_run_params *p, double t, const double y[], double h,
-                      mbd_failure *fail)
+static int step_limit(const mbd_stepper *s, const mbd_run_params *p, double t, const double y[],
+                      double h, mbd_failure *fail)
 {
-    const mbd_ode_params *op = mbd_ode_get_params(o);
-    const char *name = op->name ? op->name : "the integrator";
+    const char *name = s->name ? s->name : "the integrator";
     const double more = h > 0 ? (p->t_end - t) / h : HUGE_VAL;
     double rho = NAN;
-    if (mbd_ode_spectral_radius(o, t, y, &rho) != GSL_SUCCESS)
+    if (s->spectral_radius == NULL || s->spectral_radius(s->self, t, y, &rho) != GSL_SUCCESS)
         rho = NAN;
-    if (!op->adaptive)
+    if (!s->adaptive)
         return mbd_failure_set(fail, MBD_ESTEPLIMIT, t,
                                "the limit of %ld steps was reached before t_end = %g: the fixed "
                                "step %.3g of %s needs about %.3g more",
                                p->max_steps, p->t_end, h, name, more);
-    if (mbd_ode_is_explicit(op) && h * rho > 1.5)
+    if (s->is_explicit && h * rho > 1.5)
         return mbd_failure_set(fail, MBD_ESTEPLIMIT, t,
                                "the limit of %ld steps was reached before t_end = %g: the step "
                                "%.3g is held at the stability limit of %s by a fast mode "
@@ -91,8 +90,58 @@ static int step_limit(mbd_ode *o, const mbd_run_params *p, double t, const doubl
                            p->max_steps, p->t_end, name, h, more);
 }
 
+/* ode.h's integrator behind the stepper interface */
+static int ode_start(void *o, double t0, const double y0[], double t_end)
+{
+    return mbd_ode_start(o, t0, y0, t_end);
+}
+static int ode_step(void *o, double *t, double y[], double t_stop)
+{
+    return mbd_ode_step(o, t, y, t_stop);
+}
+static int ode_interpolate(const void *o, double t, double y[])
+{
+    return mbd_ode_interpolate(o, t, y);
+}
+static int ode_reset(void *o, double t, const double y[]) { return mbd_ode_reset(o, t, y); }
+static int ode_radius(void *o, double t, const double y[], double *rho)
+{
+    return mbd_ode_spectral_radius(o, t, y, rho);
+}
+static const mbd_ode_stats *ode_stats(const void *o) { return mbd_ode_get_stats(o); }
+static const mbd_failure *ode_failure(const void *o) { return mbd_ode_failure(o); }
+
+void mbd_stepper_of_ode(mbd_stepper *s, mbd_ode *o)
+{
+    const mbd_ode_params *op = mbd_ode_get_params(o);
+    *s = (mbd_stepper){
+        .self = o,
+        .name = op->name,
+        .dim = mbd_ode_dim(o),
+        .adaptive = op->adaptive,
+        .is_explicit = mbd_ode_is_explicit(op),
+        .h = op->h,
+        .exact_output = op->kind == MBD_ODE_GSL,   /* no interpolant worth the name */
+        .start = ode_start,
+        .step = ode_step,
+        .interpolate = ode_interpolate,
+        .reset = ode_reset,
+        .spectral_radius = ode_radius,
+        .stats = ode_stats,
+        .failure = ode_failure,
+    };
+}
+
 int mbd_run(mbd_ode *o, const mbd_run_params *p, double y[], mbd_run_stats *stats,
             mbd_failure *fail)
+{
+    mbd_stepper s;
+    mbd_stepper_of_ode(&s, o);
+    return mbd_run_stepper(&s, p, y, stats, fail);
+}
+
+int mbd_run_stepper(const mbd_stepper *s, const mbd_run_params *p, double y[],
+                    mbd_run_stats *stats, mbd_failure *fail)
 {
     mbd_run_stats local;
     if (stats == NULL)
@@ -100,9 +149,8 @@ int mbd_run(mbd_ode *o, const mbd_run_params *p, double y[], mbd_run_stats *stat
     memset(stats, 0, sizeof *stats);
     mbd_failure_clear(fail);
 
-    const mbd_ode_params *op = mbd_ode_get_params(o);
-    const int exact_output = op->kind == MBD_ODE_GSL;   /* no interpolant worth the name */
-    const size_t n = mbd_ode_dim(o);
+    const int exact_output = s->exact_output;
+    const size_t n = s->dim;
 
     double t = p->t0;
     double *yi = NULL;                /* an interpolated state */
@@ -120,22 +168,22 @@ int mbd_run(mbd_ode *o, const mbd_run_params *p, double y[], mbd_run_stats *stat
 #define OUT_TIME(k) ((k) >= nout ? p->t_end : p->t0 + (double)(k) * p->dt_out)
 
     /* a fixed step that cannot reach t_end within the step limit is refused */
-    if (p->max_steps > 0 && !op->adaptive && op->h > 0
-        && mbd_run_fixed_steps(p->t0, p->t_end, op->h) > (double)p->max_steps)
+    if (p->max_steps > 0 && !s->adaptive && s->h > 0
+        && mbd_run_fixed_steps(p->t0, p->t_end, s->h) > (double)p->max_steps)
         return mbd_failure_set(fail, MBD_EINPUT, t,
                                "the fixed step %.3g of %s needs %.3g steps to reach %g, more "
                                "than the limit of %ld",
-                               op->h, op->name ? op->name : "this integrator",
-                               mbd_run_fixed_steps(p->t0, p->t_end, op->h), p->t_end,
+                               s->h, s->name ? s->name : "this integrator",
+                               mbd_run_fixed_steps(p->t0, p->t_end, s->h), p->t_end,
                                p->max_steps);
     yi = malloc(n * sizeof *yi);
     if (yi == NULL)
         return mbd_failure_set(fail, GSL_ENOMEM, t, "out of memory");
-    st = mbd_ode_start(o, t, y, p->t_end);
+    st = s->start(s->self, t, y, p->t_end);
     if (st != GSL_SUCCESS)
         goto ode_failed;
 
-    mbd_run_info info = {0.0, 0, 0};
+    mbd_run_info info = {0.0, 0, 0, 0};
     if (p->output) {
         st = p->output(p->output_ctx, t, y, &info, fail);
         if (st != GSL_SUCCESS)
@@ -145,31 +193,32 @@ int mbd_run(mbd_ode *o, const mbd_run_params *p, double y[], mbd_run_stats *stat
     long next = 1;                    /* the next output index */
 
     while (t < p->t_end) {
-        if (p->max_steps > 0 && mbd_ode_get_stats(o)->steps >= p->max_steps) {
-            st = step_limit(o, p, t, y, info.h, fail);
+        if (p->max_steps > 0 && s->stats(s->self)->steps >= p->max_steps) {
+            st = step_limit(s, p, t, y, info.h, fail);
             goto done;
         }
         double t_prev = t;
         double t_stop = (exact_output && nout > 0) ? OUT_TIME(next) : p->t_end;
-        st = mbd_ode_step(o, &t, y, t_stop);
+        st = s->step(s->self, &t, y, t_stop);
         if (st != GSL_SUCCESS)
             goto ode_failed;
         const double h = t - t_prev;
         const double tol = 1e-10 * fmax(fabs(t), fabs(h));
         info.h = h;
-        info.step = mbd_ode_get_stats(o)->steps;
+        info.step = s->stats(s->self)->steps;
 
         /* outputs strictly inside the step, from its interpolant */
         if (nout > 0) {
             while (next <= nout && OUT_TIME(next) < t - tol) {
                 double to = OUT_TIME(next);
-                st = mbd_ode_interpolate(o, to, yi);
+                st = s->interpolate(s->self, to, yi);
                 if (st != GSL_SUCCESS) {
                     mbd_failure_set(fail, st, to, "interpolation failed at t = %g", to);
                     goto done;
                 }
                 if (p->output) {
                     info.final = 0;
+                    info.interpolated = 1;
                     st = p->output(p->output_ctx, to, yi, &info, fail);
                     if (st != GSL_SUCCESS)
                         goto done;
@@ -195,7 +244,7 @@ int mbd_run(mbd_ode *o, const mbd_run_params *p, double y[], mbd_run_stats *stat
                                          "the post-step correction produced a non-finite state");
                     goto done;
                 }
-                st = mbd_ode_reset(o, t, y);
+                st = s->reset(s->self, t, y);
                 if (st != GSL_SUCCESS)
                     goto ode_failed;
             }
@@ -207,6 +256,7 @@ int mbd_run(mbd_ode *o, const mbd_run_params *p, double y[], mbd_run_stats *stat
         if (p->dt_out <= 0 || at_end) {
             if (p->output && (p->dt_out <= 0 || next <= nout)) {
                 info.final = at_end;
+                info.interpolated = 0;
                 st = p->output(p->output_ctx, at_end ? p->t_end : t, y, &info, fail);
                 if (st != GSL_SUCCESS)
                     goto done;
@@ -218,6 +268,7 @@ int mbd_run(mbd_ode *o, const mbd_run_params *p, double y[], mbd_run_stats *stat
                 if (p->output) {
                     /* the grid time, not the sum of the steps (5, not 4.9999999999999982) */
                     info.final = 0;
+                    info.interpolated = 0;
                     st = p->output(p->output_ctx, OUT_TIME(next), y, &info, fail);
                     if (st != GSL_SUCCESS)
                         goto done;
@@ -231,12 +282,12 @@ int mbd_run(mbd_ode *o, const mbd_run_params *p, double y[], mbd_run_stats *stat
     goto done;
 
 ode_failed:
-    *fail = *mbd_ode_failure(o);
+    *fail = *s->failure(s->self);
     if (fail->status == GSL_SUCCESS)
         mbd_failure_set(fail, st, t, "the integrator failed: %s", mbd_strerror(st));
 done:
     free(yi);
-    stats->ode = *mbd_ode_get_stats(o);
+    stats->ode = *s->stats(s->self);
     return st;
 #undef OUT_TIME
 }

@@ -73,15 +73,6 @@ static int reserve(mbd_history *h, size_t rows, int with_cond)
     return st;
 }
 
-typedef struct {
-    mbd_formulation *f;
-    const mbd_sim_params *p;
-    mbd_history *hist;
-    mbd_sim_stats *stats;
-    double *q, *qd;               /* n scratch each */
-    long seen;                    /* outputs so far */
-} recorder;
-
 int mbd_history_append(mbd_history *h, double t, const double q[], const double qd[],
                        double C_norm, double Cdot_norm, double E, double step)
 {
@@ -103,36 +94,81 @@ int mbd_history_append(mbd_history *h, double t, const double q[], const double 
     return GSL_SUCCESS;
 }
 
-/* After every accepted step: the post-step projection (when asked), then the
- * violation limit, so that a blow-up between two outputs is caught at the
- * step where it happens. */
+/* After every accepted step, in this order: the formulation's own post-step
+ * work, the correction (the post-step projection, on (q, q') through the
+ * formulation's unpack and pack, never on the raw state), then one
+ * measurement of the constraints, checked against the violation limit, so
+ * that a blow-up between two outputs is caught at the step where it happens.
+ * The measurement is kept for the output at the step's end, which then does
+ * not measure the same state again. */
 typedef struct {
     mbd_formulation *f;
     mbd_projection *proj;
     double max_violation;
+    double *q, *qd;               /* n scratch each */
+    /* the measurement of the last step end */
+    int measured;
+    double t, C, Cdot, E;
 } step_check;
+
+typedef struct {
+    mbd_formulation *f;
+    const mbd_sim_params *p;
+    mbd_history *hist;
+    mbd_sim_stats *stats;
+    double *q, *qd;               /* n scratch each */
+    long seen;                    /* outputs so far */
+    const step_check *check;      /* its measurement of the step end, when there is one */
+} recorder;
 
 static int after_step(void *ctx, double t, double y[], int *changed, mbd_failure *fail)
 {
     step_check *c = ctx;
     *changed = 0;
-    if (c->proj != NULL) {
-        int st = mbd_projection_hook(c->proj, t, y, changed, fail);
-        if (st != GSL_SUCCESS)
-            return st;
+    c->measured = 0;
+    int moved = 0;
+    int st = mbd_formulation_post_step(c->f, t, y, &moved);
+    if (st != GSL_SUCCESS) {
+        *fail = *mbd_formulation_failure(c->f);
+        return st;
     }
-    if (c->max_violation > 0) {
-        double C = 0;
-        int st = mbd_formulation_measure(c->f, t, y, &C, NULL, NULL);
+    *changed |= moved;
+    if (c->proj != NULL) {
+        const size_t n = mbd_formulation_system(c->f)->n;
+        st = mbd_formulation_unpack(c->f, t, y, c->q, c->qd);
         if (st != GSL_SUCCESS) {
             *fail = *mbd_formulation_failure(c->f);
             return st;
         }
-        if (!(C <= c->max_violation))
-            return mbd_failure_set(fail, MBD_EVIOLATION, t,
-                                   "the constraint violation |C| = %.6g exceeds %g", C,
-                                   c->max_violation);
+        gsl_vector_view q = gsl_vector_view_array(c->q, n), qd = gsl_vector_view_array(c->qd, n);
+        int moved_qqd = 0;
+        st = mbd_projection_correct(c->proj, t, &q.vector, &qd.vector, &moved_qqd);
+        if (st != GSL_SUCCESS) {
+            *fail = *mbd_projection_failure(c->proj);
+            return st;
+        }
+        if (moved_qqd) {
+            st = mbd_formulation_pack(c->f, t, c->q, c->qd, y);
+            if (st != GSL_SUCCESS) {
+                *fail = *mbd_formulation_failure(c->f);
+                return st;
+            }
+            *changed = 1;
+        }
     }
+    if (!(c->max_violation > 0))
+        return GSL_SUCCESS;
+    st = mbd_formulation_measure(c->f, t, y, &c->C, &c->Cdot, &c->E);
+    if (st != GSL_SUCCESS) {
+        *fail = *mbd_formulation_failure(c->f);
+        return st;
+    }
+    c->measured = 1;
+    c->t = t;
+    if (!(c->C <= c->max_violation))
+        return mbd_failure_set(fail, MBD_EVIOLATION, t,
+                               "the constraint violation |C| = %.6g exceeds %g", c->C,
+                               c->max_violation);
     return GSL_SUCCESS;
 }
 
@@ -152,7 +188,15 @@ static int record(void *ctx, double t, const double y[], const mbd_run_info *inf
 {
     recorder *r = ctx;
     double C = 0, Cd = 0, E = NAN;
-    int st = mbd_formulation_measure(r->f, t, y, &C, &Cd, &E);
+    int st = GSL_SUCCESS;
+    const step_check *c = r->check;
+    if (!info->interpolated && c != NULL && c->measured && c->t == t) {
+        C = c->C;      /* the state the hook measured: not again */
+        Cd = c->Cdot;
+        E = c->E;
+    } else {
+        st = mbd_formulation_measure(r->f, t, y, &C, &Cd, &E);
+    }
     if (st == GSL_SUCCESS)
         st = mbd_formulation_unpack(r->f, t, y, r->q, r->qd);
     if (st != GSL_SUCCESS) {
@@ -198,10 +242,11 @@ int mbd_simulate(mbd_formulation *f, const mbd_ode_params *ode, const mbd_sim_pa
     const mbd_system *s = mbd_formulation_system(f);
     const size_t n = s->n, dim = mbd_formulation_dim(f);
 
-    if (p->project && mbd_formulation_get_params(f)->kind == MBD_FORMULATION_INDEX2_PENALTY)
+    if (p->project && !mbd_formulation_correctable(mbd_formulation_get_params(f)))
         return mbd_failure_set(fail, MBD_EINPUT, p->t0,
                                "post-step projection needs the state [q; q'], which the "
-                               "index-2 penalty does not carry");
+                               "%s does not carry",
+                               mbd_formulation_kind_name(mbd_formulation_get_params(f)->kind));
     /* the output grid is checked before anything is allocated for it */
     const long max_outputs = p->max_outputs == 0 ? MBD_RUN_MAX_OUTPUTS : p->max_outputs;
     long count = 0;
@@ -227,7 +272,7 @@ int mbd_simulate(mbd_formulation *f, const mbd_ode_params *ode, const mbd_sim_pa
             return mbd_failure_set(fail, GSL_ENOMEM, p->t0, "out of memory for the time history");
     }
 
-    double *y = malloc((dim + 2 * n) * sizeof *y);
+    double *y = malloc((dim + 4 * n) * sizeof *y);   /* y, and (q, q') scratch for two */
     mbd_ode *o = mbd_ode_alloc(ode, dim, mbd_formulation_rhs, f);
     mbd_projection *proj = p->project ? mbd_projection_alloc(s, &p->projection) : NULL;
     if (y == NULL || o == NULL || (p->project && proj == NULL)) {
@@ -237,21 +282,21 @@ int mbd_simulate(mbd_formulation *f, const mbd_ode_params *ode, const mbd_sim_pa
                              ode->name ? ode->name : "unnamed");
         goto done;
     }
-    recorder r = {f, p, hist, stats, y + dim, y + dim + n, 0};
+    step_check check = {f, proj, p->max_violation, y + dim + 2 * n, y + dim + 3 * n, 0, 0, 0, 0, 0};
+    recorder r = {f, p, hist, stats, y + dim, y + dim + n, 0, &check};
 
     st = mbd_formulation_pack(f, p->t0, q0, qd0, y);
     if (st != GSL_SUCCESS) {
         *fail = *mbd_formulation_failure(f);
         goto done;
     }
-    step_check check = {f, proj, p->max_violation};
     mbd_run_params rp = {
         .t0 = p->t0,
         .t_end = p->t_end,
         .dt_out = p->dt_out,
         .output = record,
         .output_ctx = &r,
-        .hook = proj || p->max_violation > 0 ? after_step : NULL,
+        .hook = after_step,
         .hook_ctx = &check,
         .max_steps = p->max_steps == 0 ? MBD_RUN_MAX_STEPS : p->max_steps,
         .max_outputs = max_outputs,

@@ -62,7 +62,14 @@ int mbd_projection_positions(mbd_projection *w, double t, gsl_vector *q, int *mo
 int mbd_projection_velocities(mbd_projection *w, double t, const gsl_vector *q, gsl_vector *qd,
                               int *moved);
 
-/* Both, on a state y = [q; q'] (2n values). */
+/* Both: positions, then velocities at the new positions; *changed says
+ * whether either moved. */
+int mbd_projection_correct(mbd_projection *w, double t, gsl_vector *q, gsl_vector *qd,
+                           int *changed);
+
+/* mbd_projection_correct() on a state y = [q; q'] (2n values). The pipeline
+ * (simulate.h) corrects (q, q') through the formulation's unpack and pack
+ * instead, whatever the formulation's state is. */
 int mbd_projection_apply(mbd_projection *w, double t, double y[], int *changed);
 
 /* mbd_projection_apply() as a run-loop hook (run.h): ctx is the workspace. */

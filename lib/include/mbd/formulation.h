@@ -138,6 +138,17 @@ extern const char *const mbd_formulation_method_descriptions[];
  * 1 / (mu |C_q|^2) for it; the chapters run it with msbdf and say so. */
 int mbd_formulation_is_stiff(const mbd_formulation_params *p);
 
+/* 1 for the kinds with a penalty factor mu; 1 for the kinds whose state a
+ * post-step correction of (q, q') applies to (every kind but the index-2
+ * penalty, whose v is not q'). */
+int mbd_formulation_uses_mu(const mbd_formulation_params *p);
+int mbd_formulation_correctable(const mbd_formulation_params *p);
+
+/* After an accepted step: the formulation's own post-step work (a basis
+ * update, a repartition), which may change y (*changed = 1). Nothing for the
+ * kinds here. The pipeline (simulate.h) calls it before any correction. */
+int mbd_formulation_post_step(mbd_formulation *f, double t, double y[], int *changed);
+
 /* The integrator a formulation runs with: for a stiff one, msbdf replaces
  * any other (ode.h preset); returns 1 when it replaced, else 0 and `ode` is
  * left as it is. */

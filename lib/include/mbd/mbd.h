@@ -4,8 +4,11 @@
 
 #include "mbd/error.h"
 #include "mbd/system.h"
+#include "mbd/constraints.h"
 #include "mbd/formulation.h"
 #include "mbd/correction.h"
+#include "mbd/ode.h"
+#include "mbd/run.h"
 #include "mbd/simulate.h"
 #include "mbd/cli.h"
 #include "mbd/io.h"

@@ -3,7 +3,9 @@
  *     model -> formulation -> integrator -> correction -> output
  *                              \______________ run ______________/
  *
- * mbd_run() steps an integrator (ode.h) from t0 to t_end and
+ * mbd_run_stepper() steps an integrator from t0 to t_end through the stepper
+ * interface below (the toolkit's integrators of ode.h, GSL's steppers behind
+ * them, and any other, such as chapter 09's index-3 BDF), and
  *   - reports the state at t0, at every output time t0 + k dt_out (from the
  *     step's interpolant, or by stepping onto it for GSL's steppers) and at
  *     t_end, through the `output` callback;
@@ -29,7 +31,33 @@ typedef struct {
     double h;          /* the step that produced this output (0 at t0) */
     long step;         /* accepted steps so far */
     int final;         /* 1 at t_end */
+    int interpolated;  /* 1: y comes from the step's interpolant; 0: it is the state at the
+                          step's end (or t0), as the post-step hook left it */
 } mbd_run_info;
+
+/* What the run loop needs of an integrator. `self` is the integrator's own
+ * workspace; the functions have the semantics of their ode.h namesakes. */
+typedef struct {
+    void *self;
+    const char *name;              /* for messages */
+    size_t dim;
+    int adaptive;                  /* error-controlled steps */
+    int is_explicit;               /* its step is held by stability on a stiff problem */
+    double h;                      /* the fixed step (adaptive: the initial one, or <= 0) */
+    int exact_output;              /* 1: no interpolant; the loop steps onto every output */
+    int (*start)(void *self, double t0, const double y0[], double t_end);
+    int (*step)(void *self, double *t, double y[], double t_stop);
+    int (*interpolate)(const void *self, double t, double y_out[]);
+    int (*reset)(void *self, double t, const double y[]);   /* after a state change */
+    /* an estimate of the spectral radius of df/dy, for diagnosing a step
+     * limit (may be NULL) */
+    int (*spectral_radius)(void *self, double t, const double y[], double *rho);
+    const mbd_ode_stats *(*stats)(const void *self);
+    const mbd_failure *(*failure)(const void *self);
+} mbd_stepper;
+
+/* The toolkit's integrator o (ode.h) as a stepper. */
+void mbd_stepper_of_ode(mbd_stepper *s, mbd_ode *o);
 
 /* Returns GSL_SUCCESS to go on; any other status stops the run, and the
  * callback should describe it in `fail` (e.g. a constraint violation). */
@@ -86,6 +114,10 @@ typedef struct {
 /* Runs from p->t0 (state y) to p->t_end; on return y holds the final state,
  * or the last good one after a failure. Returns GSL_SUCCESS or the failing
  * status, with `fail` saying what and when. */
+int mbd_run_stepper(const mbd_stepper *s, const mbd_run_params *p, double y[],
+                    mbd_run_stats *stats, mbd_failure *fail);
+
+/* mbd_run_stepper() with the toolkit's integrator o. */
 int mbd_run(mbd_ode *o, const mbd_run_params *p, double y[], mbd_run_stats *stats,
             mbd_failure *fail);
 
