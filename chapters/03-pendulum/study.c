@@ -6,6 +6,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "mbd/cli.h"
+#include "mbd/study.h"
 #include "study.h"
 
 void ch03_spec_default(ch03_spec *s)
@@ -68,27 +69,34 @@ int ch03_run(const ch03_pendulum *p, const ch03_spec *spec, mbd_history *hist, c
         r->status = ch03_direct_run(p, &ode, &sp, h, &r->stats, &r->fail);
         r->seconds = mbd_cli_seconds() - t0;
     } else {
-        mbd_formulation_params fp = {.mu = spec->mu, .alpha = spec->alpha, .beta = spec->beta};
-        if (mbd_formulation_method(spec->method, &fp) != GSL_SUCCESS)
-            return MBD_EINPUT;
-        if (mbd_formulation_is_stiff(&fp)) {
-            if (spec->project)
-                return MBD_EINPUT;   /* its state is (q, v), not (q, q') */
-            /* eq. (58) is stiff (rates ~ mu |C_q|^2): an implicit BDF */
-            r->forced_msbdf = mbd_formulation_stiff_integrator(&fp, &ode);
-            r->integrator = ode.name;
-        }
+        /* the library's method run: eq. (58) is stiff (rates ~ mu |C_q|^2)
+         * and runs with an implicit BDF; its state (q, v) is not projected */
+        mbd_study_spec ss;
+        mbd_study_spec_init(&ss, spec->method, spec->t_end, spec->dt_out);
+        ss.ode = ode;
+        ss.mu = spec->mu;
+        ss.alpha = spec->alpha;
+        ss.beta = spec->beta;
+        ss.project = spec->project;
+        ss.max_violation = spec->max_violation;
+        ss.max_steps = spec->max_steps;
+        ss.max_outputs = spec->max_outputs;
         mbd_system sys;
         ch03_system(p, &sys);
-        mbd_formulation *f = mbd_formulation_alloc(&sys, &fp);
-        if (f == NULL)
-            return MBD_EINPUT;
         double q0[CH03_N], qd0[CH03_N];
         ch03_initial(p, q0, qd0);
-        t0 = mbd_cli_seconds();
-        r->status = mbd_simulate(f, &ode, &sp, q0, qd0, h, &r->stats, &r->fail);
-        r->seconds = mbd_cli_seconds() - t0;
-        mbd_formulation_free(f);
+        mbd_study_result res;
+        st = mbd_study_run(&sys, &ss, q0, qd0, h, &res);
+        if (st != GSL_SUCCESS) {
+            mbd_history_free(&local);
+            return st;
+        }
+        r->status = res.status;
+        r->fail = res.fail;
+        r->stats = res.stats;
+        r->seconds = res.seconds;
+        r->integrator = res.integrator;
+        r->forced_msbdf = res.integrator_replaced;
     }
     st = ch03_compare(p, &ex, h, &r->err);
     mbd_history_free(&local);

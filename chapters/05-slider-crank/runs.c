@@ -5,6 +5,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_math.h>
 
+#include "mbd/study.h"
 #include "runs.h"
 
 void ch05_spec_document(ch05_spec *s)
@@ -45,9 +46,7 @@ void ch05_run_init(ch05_run *r)
 
 void ch05_run_free(ch05_run *r)
 {
-    mbd_formulation_free(r->formulation);
     mbd_history_free(&r->hist);
-    r->formulation = NULL;
 }
 
 /* >> branch */
@@ -161,27 +160,27 @@ int ch05_run_spec(ch05_run *r, const ch05_spec *spec, ch05_reference *ref)
     int st = mbd_formulation_method(spec->method, &fp);
     if (st != GSL_SUCCESS)
         return mbd_failure_set(&r->fail, MBD_EINPUT, NAN, "unknown method '%s'", spec->method);
-    r->formulation = mbd_formulation_alloc(&r->sys, &fp);
-    if (r->formulation == NULL)
-        return mbd_failure_set(&r->fail, MBD_EINPUT, NAN,
-                               "the method '%s' refuses these parameters", spec->method);
 
+    /* the library's method run (study.h) */
     double q0[3], qd0[3];
     ch05_initial(&r->model, q0, qd0);
-    mbd_sim_params sp = {
-        .t0 = 0.0,
-        .t_end = spec->t_end,
-        .dt_out = spec->dt_out,
-        .max_violation = spec->max_violation,
-        .max_steps = spec->max_steps,
-        .max_outputs = spec->max_outputs,
-        .project = spec->project,
-        .projection = {.mass_weighted = 0, .tol = 1e-10, .max_iter = 20},
-        .record_condition = 0,   /* measured below, without the probe watching */
-    };
-    r->status = mbd_simulate(r->formulation, &spec->ode, &sp, q0, qd0, &r->hist, &r->stats,
-                             &r->fail);
-    if (r->status == MBD_EINPUT && r->hist.rows == 0)
+    mbd_study_spec ss;
+    mbd_study_spec_init(&ss, spec->method, spec->t_end, spec->dt_out);
+    ss.ode = spec->ode;
+    ss.mu = spec->mu;
+    ss.alpha = spec->alpha;
+    ss.beta = spec->beta;
+    ss.project = spec->project;
+    ss.max_violation = spec->max_violation;
+    ss.max_steps = spec->max_steps;
+    ss.max_outputs = spec->max_outputs;
+    ss.record_condition = 0;   /* measured below, without the probe watching */
+    mbd_study_result res;
+    st = mbd_study_run(&r->sys, &ss, q0, qd0, &r->hist, &res);
+    r->status = st != GSL_SUCCESS ? st : res.status;
+    r->fail = res.fail;
+    r->stats = res.stats;
+    if (st != GSL_SUCCESS || (r->status == MBD_EINPUT && r->hist.rows == 0))
         return r->status;   /* refused before it started (e.g. projection of index-2) */
 
     /* the fold: the first sign change of th1 between outputs */

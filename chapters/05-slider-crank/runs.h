@@ -41,7 +41,6 @@ typedef struct {
     ch05_model model;
     ch05_probe probe;
     mbd_system sys;
-    mbd_formulation *formulation;
     mbd_history hist;
     mbd_sim_stats stats;
     mbd_failure fail;

@@ -8,92 +8,6 @@
 #include "mbd/io.h"
 #include "mbd/simulate.h"
 
-void mbd_history_init(mbd_history *h) { memset(h, 0, sizeof *h); }
-
-void mbd_history_free(mbd_history *h)
-{
-    if (h == NULL)
-        return;
-    free(h->t);
-    free(h->q);
-    free(h->qd);
-    free(h->C_norm);
-    free(h->Cdot_norm);
-    free(h->E);
-    free(h->h);
-    free(h->cond);
-    mbd_history_init(h);
-}
-
-const double *mbd_history_q(const mbd_history *h, size_t k) { return h->q + k * h->n; }
-const double *mbd_history_qd(const mbd_history *h, size_t k) { return h->qd + k * h->n; }
-
-size_t mbd_history_row_at(const mbd_history *h, double time)
-{
-    size_t lo = 0, hi = h->rows;   /* the answer is in [lo, hi) */
-    if (hi == 0)
-        return 0;
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (h->t[mid] <= time)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-static int grow(double **p, size_t count)
-{
-    double *q = realloc(*p, count * sizeof *q);
-    if (q == NULL)
-        return GSL_ENOMEM;
-    *p = q;
-    return GSL_SUCCESS;
-}
-
-/* Room for at least `rows` rows. */
-static int reserve(mbd_history *h, size_t rows, int with_cond)
-{
-    if (rows <= h->capacity && (!with_cond || h->cond != NULL))
-        return GSL_SUCCESS;
-    size_t cap = rows > h->capacity ? rows : h->capacity;
-    int st = GSL_SUCCESS;
-    double **cols[] = {&h->t, &h->C_norm, &h->Cdot_norm, &h->E, &h->h};
-    for (size_t i = 0; i < sizeof cols / sizeof cols[0] && st == GSL_SUCCESS; i++)
-        st = grow(cols[i], cap);
-    if (st == GSL_SUCCESS)
-        st = grow(&h->q, cap * h->n);
-    if (st == GSL_SUCCESS)
-        st = grow(&h->qd, cap * h->n);
-    if (st == GSL_SUCCESS && with_cond)
-        st = grow(&h->cond, cap);
-    if (st == GSL_SUCCESS)
-        h->capacity = cap;
-    return st;
-}
-
-int mbd_history_append(mbd_history *h, double t, const double q[], const double qd[],
-                       double C_norm, double Cdot_norm, double E, double step)
-{
-    if (h->rows == h->capacity) {
-        int st = reserve(h, h->capacity ? 2 * h->capacity : 1024, h->cond != NULL);
-        if (st != GSL_SUCCESS)
-            return st;
-    }
-    const size_t k = h->rows++, n = h->n;
-    h->t[k] = t;
-    memcpy(h->q + k * n, q, n * sizeof *q);
-    memcpy(h->qd + k * n, qd, n * sizeof *qd);
-    h->C_norm[k] = C_norm;
-    h->Cdot_norm[k] = Cdot_norm;
-    h->E[k] = E;
-    h->h[k] = step;
-    if (h->cond != NULL)
-        h->cond[k] = NAN;
-    return GSL_SUCCESS;
-}
-
 /* After every accepted step, in this order: the formulation's own post-step
  * work, the correction (the post-step projection, on (q, q') through the
  * formulation's unpack and pack, never on the raw state), then one
@@ -258,18 +172,11 @@ int mbd_simulate(mbd_formulation *f, const mbd_ode_params *ode, const mbd_sim_pa
                                "outputs every %g from %g to %g are %ld, more than the limit of "
                                "%ld", p->dt_out, p->t0, p->t_end, count, max_outputs);
     if (hist != NULL) {
-        if (hist->n != n) {
-            mbd_history_free(hist);
-            hist->n = n;
-        }
-        hist->rows = 0;
+        if (mbd_history_reset(hist, n, count > 0 ? (size_t)count : 0, p->record_condition)
+            != GSL_SUCCESS)
+            return mbd_failure_set(fail, GSL_ENOMEM, p->t0, "out of memory for the time history");
         hist->has_energy = s->energy != NULL;
         hist->adaptive = ode->adaptive;
-        size_t want = 1024;
-        if (count > 0)
-            want = (size_t)count;
-        if (reserve(hist, want, p->record_condition) != GSL_SUCCESS)
-            return mbd_failure_set(fail, GSL_ENOMEM, p->t0, "out of memory for the time history");
     }
 
     double *y = malloc((dim + 4 * n) * sizeof *y);   /* y, and (q, q') scratch for two */
@@ -319,75 +226,3 @@ done:
     return st;
 }
 
-int mbd_history_csv(const mbd_history *h, const char *path, const char *const *names,
-                    int with_energy, mbd_failure *fail)
-{
-    const size_t n = h->n;
-    const size_t ncols = 1 + 2 * n + 2 + (with_energy ? 1 : 0) + (h->adaptive ? 1 : 0);
-    char **header = calloc(ncols, sizeof *header);
-    double *row = malloc(ncols * sizeof *row);
-    int st = GSL_SUCCESS;
-    if (header == NULL || row == NULL) {
-        st = mbd_failure_set(fail, GSL_ENOMEM, NAN, "out of memory");
-        goto out;
-    }
-    size_t c = 0;
-    header[c++] = strdup("t");
-    for (size_t j = 0; j < n; j++) {
-        char buf[64];
-        snprintf(buf, sizeof buf, "q%zu", j + 1);
-        header[c++] = strdup(names ? names[j] : buf);
-    }
-    for (size_t j = 0; j < n; j++) {
-        char buf[96];
-        if (names)
-            snprintf(buf, sizeof buf, "%s_dot", names[j]);
-        else
-            snprintf(buf, sizeof buf, "q%zu_dot", j + 1);
-        header[c++] = strdup(buf);
-    }
-    header[c++] = strdup("C_norm");
-    header[c++] = strdup("Cdot_norm");
-    if (with_energy)
-        header[c++] = strdup("E");
-    if (h->adaptive)
-        header[c++] = strdup("h");
-    for (size_t i = 0; i < ncols; i++)
-        if (header[i] == NULL) {
-            st = mbd_failure_set(fail, GSL_ENOMEM, NAN, "out of memory");
-            goto out;
-        }
-    mbd_csv *csv = mbd_csv_open(path, ncols, (const char *const *)header, &st, fail);
-    if (csv == NULL)
-        goto out;
-    for (size_t k = 0; k < h->rows && st == GSL_SUCCESS; k++) {
-        c = 0;
-        row[c++] = h->t[k];
-        for (size_t j = 0; j < n; j++)
-            row[c++] = h->q[k * n + j];
-        for (size_t j = 0; j < n; j++)
-            row[c++] = h->qd[k * n + j];
-        row[c++] = h->C_norm[k];
-        row[c++] = h->Cdot_norm[k];
-        if (with_energy)
-            row[c++] = h->E[k];
-        if (h->adaptive)
-            row[c++] = h->h[k];
-        st = mbd_csv_row(csv, row);
-        if (st != GSL_SUCCESS)
-            mbd_failure_set(fail, st, h->t[k], "a non-finite value in the CSV row at t = %g",
-                            h->t[k]);
-    }
-    int st2 = mbd_csv_close(csv);
-    if (st == GSL_SUCCESS && st2 != GSL_SUCCESS) {
-        st = st2;
-        mbd_failure_set(fail, st, NAN, "could not finish writing %s", path);
-    }
-out:
-    if (header)
-        for (size_t i = 0; i < ncols; i++)
-            free(header[i]);
-    free(header);
-    free(row);
-    return st;
-}

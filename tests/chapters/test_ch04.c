@@ -23,7 +23,8 @@
 #include "check.h"
 #include "mbd/formulation.h"
 #include "mbd/simulate.h"
-#include "scotch.h"
+#include "model.h"
+#include "reference.h"
 
 #define PROG "ch04-scotch-yoke"
 

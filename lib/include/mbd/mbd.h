@@ -9,6 +9,7 @@
 #include "mbd/correction.h"
 #include "mbd/ode.h"
 #include "mbd/run.h"
+#include "mbd/history.h"
 #include "mbd/simulate.h"
 #include "mbd/cli.h"
 #include "mbd/io.h"

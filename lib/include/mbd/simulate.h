@@ -8,7 +8,7 @@
  * the integrator for the formulation's right-hand side, the post-step
  * projection when asked, runs the run loop (run.h), and records at every output
  * time the positions, the kinematic velocities and how well the constraints
- * hold. The mechanism chapters (03-05) are this call with different models and
+ * hold, into a time history (history.h). The mechanism chapters (03-05) are this call with different models and
  * methods; their stories compare the recorded histories.
  */
 #ifndef MBD_SIMULATE_H
@@ -19,48 +19,13 @@
 #include "mbd/correction.h"
 #include "mbd/error.h"
 #include "mbd/formulation.h"
+#include "mbd/history.h"
 #include "mbd/ode.h"
 #include "mbd/run.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* A recorded time history: `rows` outputs of n coordinates. q and qd are
- * row-major (row k holds q(t[k]) in q[k n .. k n + n - 1]). */
-typedef struct {
-    size_t n;
-    size_t rows, capacity;
-    double *t;
-    double *q, *qd;              /* positions and kinematic velocities dq/dt */
-    double *C_norm, *Cdot_norm;  /* |C| and |C_q q' + C_t| */
-    double *E;                   /* the system's energy (NAN when it has none) */
-    double *h;                   /* the step that produced the output (0 at t0) */
-    double *cond;                /* condition number (mbd_formulation_condition), or NULL */
-    int has_energy;              /* the system defines one */
-    int adaptive;                /* the integrator controlled its step (CSV gets h) */
-} mbd_history;
-
-/* An empty history (no allocation until the first run). */
-void mbd_history_init(mbd_history *h);
-void mbd_history_free(mbd_history *h);
-/* Row k's positions and velocities. */
-const double *mbd_history_q(const mbd_history *h, size_t k);
-const double *mbd_history_qd(const mbd_history *h, size_t k);
-/* Appends one row (q and qd n values each; the condition column, when the
- * history has one, gets NAN). For time histories that do not come from
- * mbd_simulate (a reduced-coordinate reference). GSL_ENOMEM when it cannot
- * grow. */
-int mbd_history_append(mbd_history *h, double t, const double q[], const double qd[],
-                       double C_norm, double Cdot_norm, double E, double step);
-/* The row with the largest t <= time (0 when time is before the first row). */
-size_t mbd_history_row_at(const mbd_history *h, double time);
-
-/* Writes the history as the plan's CSV: t, the coordinate names, the names
- * with _dot, C_norm, Cdot_norm, then E (when with_energy) and h (when the run
- * was adaptive). path "-" is stdout. */
-int mbd_history_csv(const mbd_history *h, const char *path, const char *const *names,
-                    int with_energy, mbd_failure *fail);
 
 typedef struct {
     double t0, t_end;

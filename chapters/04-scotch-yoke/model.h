@@ -1,4 +1,4 @@
-/* scotch.h -- chapter 04's model: the Scotch-yoke mechanism of document 000
+/* model.h -- chapter 04's model: the Scotch-yoke mechanism of document 000
  * (Newhart 2019, Sec. 2.4.2, Table 3, listing A.3).
  *
  * A rod (body 1, length L, width b, mass m1) turns about a fixed pin at the
@@ -14,8 +14,8 @@
  * Units are the document's: inches, seconds, pounds-force; a mass is then in
  * lbf s^2 / in (the document's "slug" in the listing is a misnomer).
  */
-#ifndef CH04_SCOTCH_H
-#define CH04_SCOTCH_H
+#ifndef CH04_MODEL_H
+#define CH04_MODEL_H
 
 #include <stddef.h>
 
@@ -64,22 +64,5 @@ void ch04_initial_state(const ch04_params *p, double q0[2], double qd0[2]);
 
 /* The names of q for CSV headers: theta1, x2. */
 extern const char *const ch04_names[];
-
-/* ------------------------------------------------------------------------ */
-/* The reduced one-degree-of-freedom equation (the independent reference)     */
-
-/* y = (theta1, theta1_dot); params is a const ch04_params *. The same
- * signature as gsl_odeiv2's right-hand sides. */
-int ch04_reduced_rhs(double t, const double y[], double dydt[], void *params);
-
-/* (theta1, theta1_dot) -> (theta1, x2, theta1_dot, x2_dot). */
-void ch04_reduced_to_state(const ch04_params *p, const double y[2], double state[4]);
-
-/* Integrates the reduced equation with GSL's rk8pd driver (absolute and
- * relative tolerance eps, e.g. 1e-13) from rest at theta0, t = 0, through the
- * increasing times t[0 .. count-1] (t[0] >= 0), and writes the state
- * (theta1, x2, theta1_dot, x2_dot) at t[k] into states[4 k .. 4 k + 3]. */
-int ch04_reference(const ch04_params *p, double eps, const double *t, size_t count,
-                   double *states, mbd_failure *fail);
 
 #endif

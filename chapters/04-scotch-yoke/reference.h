@@ -1,0 +1,28 @@
+/* reference.h -- chapter 04's independent reference: the reduced
+ * one-degree-of-freedom equation of the Scotch yoke in theta1 alone,
+ * integrated by GSL's rk8pd at a tight tolerance. The constrained runs of the
+ * chapter are measured against it.
+ */
+#ifndef CH04_REFERENCE_H
+#define CH04_REFERENCE_H
+
+#include "model.h"
+
+/* ------------------------------------------------------------------------ */
+/* The reduced one-degree-of-freedom equation (the independent reference)     */
+
+/* y = (theta1, theta1_dot); params is a const ch04_params *. The same
+ * signature as gsl_odeiv2's right-hand sides. */
+int ch04_reduced_rhs(double t, const double y[], double dydt[], void *params);
+
+/* (theta1, theta1_dot) -> (theta1, x2, theta1_dot, x2_dot). */
+void ch04_reduced_to_state(const ch04_params *p, const double y[2], double state[4]);
+
+/* Integrates the reduced equation with GSL's rk8pd driver (absolute and
+ * relative tolerance eps, e.g. 1e-13) from rest at theta0, t = 0, through the
+ * increasing times t[0 .. count-1] (t[0] >= 0), and writes the state
+ * (theta1, x2, theta1_dot, x2_dot) at t[k] into states[4 k .. 4 k + 3]. */
+int ch04_reference(const ch04_params *p, double eps, const double *t, size_t count,
+                   double *states, mbd_failure *fail);
+
+#endif
