@@ -25,9 +25,9 @@
 
 #include "check.h"
 #include "mbd/formulation.h"
-#include "reduced.h"
-#include "runs.h"
-#include "slider.h"
+#include "reference.h"
+#include "study.h"
+#include "model.h"
 
 #define G 9.81
 #define L 2.0

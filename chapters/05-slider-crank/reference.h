@@ -1,4 +1,4 @@
-/* reduced.h -- the one-degree-of-freedom reference of the slider-crank.
+/* reference.h -- the one-degree-of-freedom reference of the slider-crank.
  *
  * With L1 = L2 = L the mechanism released from Table 4's state stays on the
  * branch th2 = pi - 2 th1, x3 = 2 L sin th1 (rod 2 the mirror image of the
@@ -16,12 +16,12 @@
  * chapter measures every formulation against. The fold, th1 = 0, is a regular
  * point of this equation; only the constraints' Jacobian loses rank there.
  */
-#ifndef CH05_REDUCED_H
-#define CH05_REDUCED_H
+#ifndef CH05_REFERENCE_H
+#define CH05_REFERENCE_H
 
 #include <gsl/gsl_odeiv2.h>
 
-#include "slider.h"
+#include "model.h"
 
 /* The reduced inertia m(th1) of the given mass matrix, and the right-hand
  * side of the reduced equation (the same for both). */

@@ -1,11 +1,11 @@
-/* The slider-crank model of document 000, Sec. 2.4.3 (see slider.h). */
+/* The slider-crank model of document 000, Sec. 2.4.3 (see model.h). */
 #include <math.h>
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_math.h>
 
-#include "slider.h"
+#include "model.h"
 
 void ch05_model_document(ch05_model *m)
 {

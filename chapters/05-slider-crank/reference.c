@@ -1,10 +1,10 @@
-/* The reduced one-degree-of-freedom reference (see reduced.h). */
+/* The reduced one-degree-of-freedom reference (see reference.h). */
 #include <math.h>
 #include <stdlib.h>
 
 #include <gsl/gsl_errno.h>
 
-#include "reduced.h"
+#include "reference.h"
 
 /* >> reduced */
 double ch05_reduced_inertia(const ch05_model *m, ch05_mass_kind kind, double th1)

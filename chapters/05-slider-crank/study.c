@@ -1,12 +1,14 @@
-/* One simulation of the slider-crank and its measurements (see runs.h). */
+/* One simulation of the slider-crank and its measurements (see study.h). */
 #include <math.h>
 #include <string.h>
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_math.h>
 
+#include "mbd/io.h"
+
 #include "mbd/study.h"
-#include "runs.h"
+#include "study.h"
 
 void ch05_spec_document(ch05_spec *s)
 {
@@ -234,4 +236,176 @@ int ch05_run_spec(ch05_run *r, const ch05_spec *spec, ch05_reference *ref)
         st = ch05_run_errors(r, ref, INFINITY, &r->max_pos_err, &r->max_vel_err,
                              &r->max_invariant);
     return st;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The computations                                                          */
+
+int ch05_run_one(ch05_study *s, ch05_run *r, const char *method, const char *integrator,
+                 ch05_mass_kind mass, double t_end, int project)
+{
+    ch05_spec spec;
+    ch05_spec_document(&spec);
+    spec.method = method;
+    spec.mass = mass;
+    spec.t_end = t_end;
+    spec.project = project;
+    spec.record_condition = 1;
+    if (mbd_ode_preset(integrator, &spec.ode) != GSL_SUCCESS)
+        return MBD_EINPUT;
+    return ch05_run_spec(r, &spec, &s->ref[mass]);   /* the story's references, reused */
+}
+
+/* the library's projection asked for accelerations exactly on the fold */
+static void projection_on_fold(ch05_study *s, ch05_mass_kind kind)
+{
+    ch05_model m = s->model;
+    m.mass = kind;
+    mbd_system sys;
+    ch05_system(&m, &sys);
+    mbd_formulation_params fp = {.mu = 1e5, .alpha = 20.0, .beta = 20.0};
+    mbd_formulation_method("projection", &fp);
+    mbd_formulation *f = mbd_formulation_alloc(&sys, &fp);
+    double q[3], qd[3], a[3];
+    s->fold_status[kind] = GSL_ENOMEM;
+    s->fold_cause[kind][0] = '\0';
+    if (f != NULL && ch05_reference_state(&s->ref[kind], s->fold[kind], q, qd) == GSL_SUCCESS) {
+        gsl_vector_view qv = gsl_vector_view_array(q, 3), qdv = gsl_vector_view_array(qd, 3);
+        gsl_vector_view av = gsl_vector_view_array(a, 3);
+        s->fold_status[kind] = mbd_formulation_accel(f, s->fold[kind], &qv.vector, &qdv.vector,
+                                                     &av.vector, NULL);
+        snprintf(s->fold_cause[kind], sizeof s->fold_cause[kind], "%s",
+                 mbd_formulation_failure(f)->cause);
+    }
+    mbd_formulation_free(f);
+}
+
+int ch05_compute(ch05_study *s)
+{
+    ch05_model *m = &s->model;
+    ch05_model_document(m);
+    ch05_initial(m, s->q0, s->qd0);
+    s->E0 = ch05_energy(m, s->q0, s->qd0);
+    ch05_constraint(m, s->q0, s->C0);
+
+    /* the derivatives of C, with the code's gamma and with the printed one */
+    {
+        const double q[3] = {1.1, -0.7, 2.5}, qd[3] = {-0.8, 1.3, 0.4};
+        gsl_vector_const_view qv = gsl_vector_const_view_array(q, 3);
+        gsl_vector_const_view qdv = gsl_vector_const_view_array(qd, 3);
+        ch05_model mm = *m;
+        mbd_system sys;
+        ch05_system(&mm, &sys);
+        int st = mbd_system_check_derivatives(&sys, 0.0, &qv.vector, &qdv.vector, 0.0, &s->fd_code);
+        mm.gamma_printed = 1;
+        if (st == GSL_SUCCESS)
+            st = mbd_system_check_derivatives(&sys, 0.0, &qv.vector, &qdv.vector, 0.0,
+                                              &s->fd_printed);
+        if (st != GSL_SUCCESS)
+            return st;
+        double F[3], F0[3];
+        const double rest[3] = {0, 0, 0};
+        ch05_force(m, q, qd, F);
+        ch05_force(m, q, rest, F0);
+        for (int i = 0; i < 3; i++)
+            s->vel_terms_doc[i] = F[i] - F0[i];
+        ch05_lagrange_velocity_terms(m, q, qd, 1e-5, s->vel_terms_lagrange);
+    }
+    gsl_matrix_view Md = gsl_matrix_view_array(s->Md, 3, 3);
+    gsl_matrix_view Mc = gsl_matrix_view_array(s->Mc, 3, 3);
+    ch05_mass_matrix(m, CH05_MASS_DOCUMENT, s->q0, &Md.matrix);
+    ch05_mass_matrix(m, CH05_MASS_CONSISTENT, s->q0, &Mc.matrix);
+
+    /* the references, their folds and the slider's farthest point */
+    for (int k = 0; k < 2; k++) {
+        int st = ch05_reference_init(&s->ref[k], m, (ch05_mass_kind)k);
+        if (st == GSL_SUCCESS)
+            st = ch05_reference_crossing(&s->ref[k], 0.0, 3.0, &s->fold[k]);
+        if (st == GSL_SUCCESS)
+            st = ch05_reference_crossing(&s->ref[k], M_PI / 2, 3.0, &s->t_x3max[k]);
+        if (st != GSL_SUCCESS)
+            return st;
+    }
+    /* the true energy along the document model's reference */
+    s->E_ref_max_drift = 0.0;
+    s->E_ref_min = INFINITY;
+    for (int i = 0; i <= 1800; i++) {
+        double t = 1e-3 * i, q[3], qd[3];
+        int st = ch05_reference_state(&s->ref[CH05_MASS_DOCUMENT], t, q, qd);
+        if (st != GSL_SUCCESS)
+            return st;
+        double E = ch05_energy(m, q, qd);
+        s->E_ref_max_drift = fmax(s->E_ref_max_drift, fabs(E - s->E0));
+        if (E < s->E_ref_min) {
+            s->E_ref_min = E;
+            s->t_E_ref_min = t;
+        }
+    }
+
+    /* Step 4: what the document ran */
+    double t0 = mbd_cli_seconds();
+    int st = ch05_run_one(s, &s->pen, "penalty-baumgarte", "ode23", CH05_MASS_DOCUMENT, T_DOC, 0);
+    s->seconds_pen = mbd_cli_seconds() - t0;
+    if (st != GSL_SUCCESS)
+        return st;
+    t0 = mbd_cli_seconds();
+    st = ch05_run_one(s, &s->proj, "projection-baumgarte", "ode23", CH05_MASS_DOCUMENT, T_DOC, 0);
+    s->seconds_proj = mbd_cli_seconds() - t0;
+    if (st != GSL_SUCCESS)
+        return st;
+
+    /* Steps 5 and 7 */
+    for (int k = 0; k < 2; k++) {
+        for (int j = 0; j < N_METHODS; j++)
+            for (int i = 0; i < N_INTEG; i++) {
+                st = ch05_run_one(s, &s->runs[k][j][i], METHODS[j], INTEGRATORS[i], (ch05_mass_kind)k,
+                             T_THROUGH, 0);
+                if (st != GSL_SUCCESS)
+                    return st;
+            }
+        st = ch05_run_one(s, &s->post[k], "projection", "ode23", (ch05_mass_kind)k, T_THROUGH, 1);
+        if (st != GSL_SUCCESS)
+            return st;
+        projection_on_fold(s, (ch05_mass_kind)k);
+        st = ch05_run_one(s, &s->on_fold[k], "projection", "tight", (ch05_mass_kind)k, s->fold[k], 0);
+        if (st != GSL_SUCCESS)
+            return st;
+    }
+
+    /* Step 8 */
+    return ch05_run_one(s, &s->printed, "penalty-baumgarte-printed", "ode23", CH05_MASS_DOCUMENT,
+                   T_DOC, 0);
+}
+
+ch05_study *ch05_study_alloc(void)
+{
+    ch05_study *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return NULL;
+    ch05_run *all[] = {&s->pen, &s->proj, &s->post[0], &s->post[1], &s->on_fold[0],
+                       &s->on_fold[1], &s->printed};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        ch05_run_init(all[i]);
+    for (int k = 0; k < 2; k++)
+        for (int j = 0; j < N_METHODS; j++)
+            for (int i = 0; i < N_INTEG; i++)
+                ch05_run_init(&s->runs[k][j][i]);
+    return s;
+}
+
+void ch05_study_free(ch05_study *s)
+{
+    if (s == NULL)
+        return;
+    ch05_run *all[] = {&s->pen, &s->proj, &s->post[0], &s->post[1], &s->on_fold[0],
+                       &s->on_fold[1], &s->printed};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        ch05_run_free(all[i]);
+    for (int k = 0; k < 2; k++) {
+        for (int j = 0; j < N_METHODS; j++)
+            for (int i = 0; i < N_INTEG; i++)
+                ch05_run_free(&s->runs[k][j][i]);
+        ch05_reference_free(&s->ref[k]);
+    }
+    free(s);
 }

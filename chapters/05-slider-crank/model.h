@@ -1,4 +1,4 @@
-/* slider.h -- the slider-crank of document 000 (Newhart 2019, Sec. 2.4.3,
+/* model.h -- the slider-crank of document 000 (Newhart 2019, Sec. 2.4.3,
  * Table 4, listings A.4): model, the two mass matrices, the true energy, and
  * the branch on which the mechanism moves when its rods are equally long.
  *
@@ -23,8 +23,8 @@
  * (the slider's line, y = 0); the kinetic energy is always the consistent one,
  * (1/2) q'^T M_consistent q', whichever mass matrix drives the motion.
  */
-#ifndef CH05_SLIDER_H
-#define CH05_SLIDER_H
+#ifndef CH05_MODEL_H
+#define CH05_MODEL_H
 
 #include <gsl/gsl_matrix.h>
 #include <gsl/gsl_vector.h>

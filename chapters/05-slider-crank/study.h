@@ -1,13 +1,16 @@
-/* runs.h -- one simulation of the slider-crank, and what the chapter
+/* study.h -- one simulation of the slider-crank, and what the chapter
  * measures on it: errors against the reduced reference, the branch
  * invariants, the energy, the fold and the branch taken after it.
  */
-#ifndef CH05_RUNS_H
-#define CH05_RUNS_H
+#ifndef CH05_STUDY_H
+#define CH05_STUDY_H
 
+#include <stdio.h>
+
+#include "mbd/cli.h"
 #include "mbd/simulate.h"
-#include "reduced.h"
-#include "slider.h"
+#include "reference.h"
+#include "model.h"
 
 /* where a run's approach to the fold is measured: th1 = 0.05 rad, some 30 ms before it */
 #define CH05_APPROACH 0.05
@@ -83,5 +86,74 @@ void ch05_run_difference(const ch05_run *a, const ch05_run *b, double t_max, dou
 
 /* The largest |E - E0| over the outputs with t <= t_max. */
 double ch05_run_energy_error(const ch05_run *r, double t_max);
+
+/* ------------------------------------------------------------------------ */
+/* The story's computations                                                  */
+
+#define T_DOC 1.8           /* the document's horizon, before the document model's fold */
+#define T_CONSISTENT 1.7    /* before the consistent model's fold */
+#define T_THROUGH 2.0       /* runs through both folds */
+
+/* Table 4 as printed, and the document's mean run times (Sec. 2.4.3) */
+static const double DOC_Q0[3] = {2.3562, -1.5708, 2.8284};
+static const double DOC_SECONDS_PROJECTION = 0.3085, DOC_SECONDS_PENALTY = 0.3141;
+
+enum { M_PROJ, M_PROJ_B, M_PEN, M_PEN_B, N_METHODS };
+static const char *const METHODS[N_METHODS] = {"projection", "projection-baumgarte", "penalty",
+                                               "penalty-baumgarte"};
+enum { I_ODE23, I_TIGHT, N_INTEG };
+static const char *const INTEGRATORS[N_INTEG] = {"ode23", "tight"};
+static const double HORIZON[2] = {T_DOC, T_CONSISTENT};   /* by mass kind */
+
+/* Everything the story computes. */
+typedef struct {
+    ch05_model model;                       /* Table 4, document's mass matrix */
+    double q0[3], qd0[3], E0, C0[2];
+    mbd_fdcheck fd_code, fd_printed;
+    double vel_terms_doc[3], vel_terms_lagrange[3];
+    double Md[9], Mc[9];                    /* at q0 */
+    ch05_reference ref[2];                  /* by mass kind */
+    double fold[2], t_x3max[2];
+    double E_ref_max_drift, E_ref_min, t_E_ref_min;   /* document model, true energy */
+    /* Step 4: the document's two runs */
+    ch05_run pen, proj;
+    double seconds_pen, seconds_proj;
+    /* Steps 5 and 7: mass x method x integrator, to T_THROUGH */
+    ch05_run runs[2][N_METHODS][N_INTEG];
+    ch05_run post[2];                       /* projection + post-step projection, ode23 */
+    /* Step 7: the exact fold */
+    int fold_status[2];
+    char fold_cause[2][256];
+    ch05_run on_fold[2];                    /* tight projection stopping on the fold */
+    /* Step 8 */
+    ch05_run printed;
+} ch05_study;
+
+/* The story's runs: method x integrator on the study's model. */
+int ch05_run_one(ch05_study *s, ch05_run *r, const char *method, const char *integrator,
+                 ch05_mass_kind mass, double t_end, int project);
+/* Everything the story and the figures show, computed once. */
+int ch05_compute(ch05_study *s);
+ch05_study *ch05_study_alloc(void);
+void ch05_study_free(ch05_study *s);
+
+/* The story (story.c) and the figures (figures.c). */
+int ch05_story(FILE *out, ch05_study *s, int no_timing);
+int ch05_write_figures(const char *prefix, ch05_study *s, mbd_failure *fail);
+/* One run's motion: theta1, theta2, x3 against time (figures.c). */
+int ch05_motion_figure(const char *path, const char *title, const ch05_run *r,
+                       mbd_failure *fail);
+
+/* One run from the command line (story.c): the chapter's own options. */
+typedef struct {
+    const char *mass;
+    double mu, alpha, beta;
+    int project;
+    int mass_given, mu_given, alpha_given, beta_given;
+} chapter_options;
+int ch05_single_run(const mbd_cli_spec *cli, const mbd_cli_common *opt,
+                    const chapter_options *o, mbd_failure *fail);
+/* The benchmark cases (story.c): CSV rows on stdout. */
+int ch05_run_benchmarks(long repeats);
 
 #endif
