@@ -18,7 +18,8 @@
 
 #include "check.h"
 #include "mbd/formulation.h"
-#include "pendulum.h"
+#include "model.h"
+#include "reference.h"
 #include "study.h"
 
 #define PROG "ch03-pendulum"

@@ -1,51 +1,10 @@
-/* chapters/03-pendulum/pendulum.h -- the simple pendulum of document 000
- * (Newhart 2019, Sec. 2.4.1, Table 2, listings A.2-A.2.g), its exact solution,
- * and the direct (reduced-coordinate) integration.
- *
- * The model is the document's: a point mass m in Cartesian coordinates
- * q = (x, y, z), on a massless rod of length L from the origin, gravity g along
- * +y (so "down" is +y and the bottom of the swing is y = L), with
- *
- *     M = m I,   F = (0, m g, 0),   C = (x^2 + y^2 - L^2, z),
- *     C_q = [2x 2y 0; 0 0 1],   gamma = (-2 (x'^2 + y'^2), 0),
- *
- * released from rest at x = L, y = 0 (theta0 = pi/2). The angle theta is
- * measured from +y: x = L sin theta, y = L cos theta.
- */
-#ifndef CH03_PENDULUM_H
-#define CH03_PENDULUM_H
+/* chapters/03-pendulum/reference.h -- what chapter 03 is checked against: the
+ * pendulum's exact solution (Jacobi elliptic functions), the errors of a
+ * history against it, and the direct integration of the angle equation. */
+#ifndef CH03_REFERENCE_H
+#define CH03_REFERENCE_H
 
-#include <stddef.h>
-
-#include "mbd/error.h"
-#include "mbd/ode.h"
-#include "mbd/run.h"
-#include "mbd/simulate.h"
-#include "mbd/system.h"
-
-#define CH03_N 3   /* coordinates x, y, z */
-#define CH03_M 2   /* constraints: the circle, and the plane z = 0 */
-
-typedef struct {
-    double m;        /* mass [kg] */
-    double L;        /* rod length [m] */
-    double g;        /* gravity along +y [m/s^2] */
-    double theta0;   /* release angle from +y [rad], from rest */
-} ch03_pendulum;
-
-/* Table 2: m = 1, L = 1, g = 9.81, released at x = 1, y = 0 (theta0 = pi/2). */
-void ch03_pendulum_document(ch03_pendulum *p);
-
-/* The coordinate names x, y, z (for CSV headers). */
-extern const char *const ch03_names[CH03_N];
-
-/* Fills s with the pendulum's callbacks (mass, force, constraint, jacobian,
- * gamma, energy; scleronomic) and s->model = p, which must outlive s.
- * The energy is E = m (x'^2 + y'^2 + z'^2) / 2 - m g y: zero at the release. */
-void ch03_system(const ch03_pendulum *p, mbd_system *s);
-
-/* The initial state: q0 = (L sin theta0, L cos theta0, 0), qd0 = 0. */
-void ch03_initial(const ch03_pendulum *p, double q0[CH03_N], double qd0[CH03_N]);
+#include "model.h"
 
 /* ------------------------------------------------------------------------ */
 /* The exact solution (Jacobi elliptic functions)                           */
@@ -112,19 +71,5 @@ int ch03_direct_rhs(double t, const double y[], double dydt[], void *params);
  * and the same maxima mbd_simulate() gives. */
 int ch03_direct_run(const ch03_pendulum *p, const mbd_ode_params *ode, const mbd_sim_params *sp,
                     mbd_history *hist, mbd_sim_stats *stats, mbd_failure *fail);
-
-/* ------------------------------------------------------------------------ */
-/* The document's in-function corrections (listings A.2.a, A.2.c, A.2.f)     */
-
-/* MATLAB's `while abs(v) > tol` for a vector v: the loop body runs only when
- * every element of abs(v) > tol is true (and v is not empty). */
-int ch03_matlab_while(const double v[], size_t n, double tol);
-
-/* Over the rows of a history: how many states would enter the document's
- * displacement-correction loop (MATLAB's rule on C = (x^2 + y^2 - L^2, z)),
- * and how many have |C_1| > tol, where a loop that tested any element would
- * have run. */
-void ch03_dead_corrections(const ch03_pendulum *p, const mbd_history *h, double tol,
-                           long *matlab_runs, long *any_runs);
 
 #endif
