@@ -181,3 +181,9 @@ int ch04_write_figures(const char *prefix, ch04_study *s, mbd_failure *fail)
     return st;
 }
 /* << figures */
+
+int ch04_program_figures(void *ctx, const char *prefix, mbd_failure *fail)
+{
+    ch04_program *prog = ctx;
+    return ch04_write_figures(prefix, prog->s, fail);
+}

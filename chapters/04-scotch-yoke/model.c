@@ -1,7 +1,6 @@
 /* model.c -- the Scotch-yoke mechanism of document 000, Sec. 2.4.2: the
- * constrained model in q = (theta1, x2) for the library's formulations, and the
- * reduced one-degree-of-freedom equation in theta1 that serves as the
- * independent reference. */
+ * constrained model in q = (theta1, x2) for the library's formulations. The
+ * reduced equation it is checked against is in reference.c. */
 #include <math.h>
 #include <string.h>
 

@@ -443,3 +443,57 @@ int ch04_bench(long repeats, ch04_study *s)
         return st;
     return mbd_cli_bench(stdout, PROGRAM, "story", "", repeats, bench_story, &b);
 }
+
+/* ------------------------------------------------------------------------ */
+/* The program's parts (main.c dispatches to them)                          */
+
+typedef struct {
+    const ch04_program *prog;
+    const ch04_run *r;
+} one_run;
+
+static int summary_of(void *ctx, FILE *out)
+{
+    const one_run *o = ctx;
+    return ch04_write_summary(out, &o->prog->p, &o->prog->c, o->r);
+}
+
+static int report_of(void *ctx, FILE *out)
+{
+    const one_run *o = ctx;
+    ch04_write_report(out, &o->prog->p, &o->prog->c, o->r);
+    return GSL_SUCCESS;
+}
+
+int ch04_program_run(void *ctx, mbd_failure *fail)
+{
+    ch04_program *prog = ctx;
+    ch04_run r;
+    mbd_history_init(&r.h);
+    int st = ch04_run_case(&prog->p, &prog->c, NULL, &r);
+    r.res.integrator_replaced |= prog->replaced;
+    if (st != GSL_SUCCESS)
+        *fail = r.res.fail;
+    else {
+        one_run o = {prog, &r};
+        st = mbd_study_write(&r.res, &r.h, prog->opt->csv, ch04_names, 0, prog->opt->summary,
+                             summary_of, report_of, &o, fail);
+    }
+    mbd_history_free(&r.h);
+    return st;
+}
+
+int ch04_program_bench(void *ctx, long repeats, mbd_failure *fail)
+{
+    ch04_program *prog = ctx;
+    int st = ch04_bench(repeats, prog->s);
+    if (st != GSL_SUCCESS)
+        mbd_failure_set(fail, st, NAN, "a benchmark case failed: %s", mbd_strerror(st));
+    return st;
+}
+
+int ch04_program_story(void *ctx, FILE *out, int no_timing, mbd_failure *fail)
+{
+    ch04_program *prog = ctx;
+    return ch04_story(out, prog->s, no_timing, fail);
+}

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "mbd/cli.h"
 #include "mbd/study.h"
 #include "mbd/system.h"
 #include "model.h"
@@ -103,6 +104,20 @@ int ch04_run_case(const ch04_params *p, const ch04_config *c, const ch04_grid *r
 /* Everything the story and the figures show, computed once. */
 int ch04_study_compute(ch04_study *s, mbd_failure *fail);
 void ch04_study_free(ch04_study *s);
+
+/* The program (main.c reads the options into it; mbd_cli_dispatch calls the
+ * parts below). */
+typedef struct {
+    const mbd_cli_common *opt;
+    ch04_params p;               /* one run's model */
+    ch04_config c;               /* and spec */
+    int replaced;                /* msbdf replaced the integrator asked for */
+    ch04_study *s;               /* the story's computations */
+} ch04_program;
+int ch04_program_bench(void *prog, long repeats, mbd_failure *fail);
+int ch04_program_figures(void *prog, const char *prefix, mbd_failure *fail);
+int ch04_program_run(void *prog, mbd_failure *fail);
+int ch04_program_story(void *prog, FILE *out, int no_timing, mbd_failure *fail);
 
 /* The story (story.c): its numbered steps on `out`. */
 int ch04_story(FILE *out, ch04_study *s, int no_timing, mbd_failure *fail);

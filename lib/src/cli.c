@@ -11,6 +11,7 @@
 #include "mbd/cli.h"
 #include "mbd/error.h"
 #include "mbd/formulation.h"
+#include "mbd/io.h"
 
 /* ------------------------------------------------------------------------ */
 /* The common options                                                        */
@@ -456,6 +457,9 @@ int mbd_cli_parse(const mbd_cli_spec *spec, int argc, char **argv, mbd_cli_commo
                                metavar ? metavar : "VALUE");
         }
 
+        if (x != NULL || (o->bit != MBD_OPT_PLOT && o->bit != MBD_OPT_NO_TIMING
+                          && o->bit != MBD_OPT_BENCH && o->bit != MBD_OPT_LIST))
+            out->run_options = 1;
         int st;
         if (x) {
             st = set_extra(spec, err_stream, x, value ? value : "");
@@ -531,6 +535,33 @@ int mbd_cli_bench(FILE *out, const char *program, const char *case_name, const c
     return GSL_SUCCESS;
 }
 
+int mbd_cli_dispatch(const mbd_cli_program *p, const mbd_cli_common *c)
+{
+    mbd_failure fail;
+    mbd_failure_clear(&fail);
+    int st = GSL_SUCCESS;
+    if (c->bench) {
+        if (p->bench)
+            st = p->bench(p->ctx, c->bench, &fail);
+    } else {
+        if (c->plot && p->figures)
+            st = p->figures(p->ctx, c->plot, &fail);
+        if (st == GSL_SUCCESS) {
+            if (c->run_options && p->run)
+                st = p->run(p->ctx, &fail);
+            else if (p->story)
+                st = p->story(p->ctx, stdout, c->no_timing, &fail);
+        }
+    }
+    if (st == GSL_SUCCESS)
+        return MBD_EXIT_OK;
+    if (fail.status == GSL_SUCCESS)
+        mbd_failure_set(&fail, st, NAN, "%s", mbd_strerror(st));
+    fflush(stdout);
+    mbd_report_failure(stderr, p->program, &fail);
+    return mbd_cli_exit_status(fail.status);
+}
+
 size_t mbd_cli_choices(const char *const *names, const char *const *descriptions,
                        mbd_cli_choice *out, size_t cap)
 {
@@ -589,6 +620,27 @@ int mbd_cli_check_run(const mbd_cli_spec *spec, const mbd_cli_common *c, double 
                                        t0, t_end, c->max_steps);
     }
     return GSL_SUCCESS;
+}
+
+void mbd_cli_mechanism_options(mbd_cli_mechanism *m, double mu_max, const char *mu_help,
+                               mbd_cli_extra out[4])
+{
+    snprintf(m->help[0], sizeof m->help[0], "penalty factor of the penalty methods (default %g)",
+             m->mu);
+    snprintf(m->help[1], sizeof m->help[1],
+             "Baumgarte's velocity weight in C'' + 2 alpha C' + beta^2 C = 0 (default %g)", m->alpha);
+    snprintf(m->help[2], sizeof m->help[2], "Baumgarte's position weight, used squared (default %g)",
+             m->beta);
+    out[0] = (mbd_cli_extra){"mu", MBD_ARG_DOUBLE, &m->mu, "MU", mu_help ? mu_help : m->help[0],
+                             NULL, 0.0, mu_max, 1, 0, &m->mu_given};
+    out[1] = (mbd_cli_extra){"alpha", MBD_ARG_DOUBLE, &m->alpha, "A", m->help[1], NULL, 0.0, 1e6,
+                             0, 0, &m->alpha_given};
+    out[2] = (mbd_cli_extra){"beta", MBD_ARG_DOUBLE, &m->beta, "B", m->help[2], NULL, 0.0, 1e6, 0,
+                             0, &m->beta_given};
+    out[3] = (mbd_cli_extra){"project", MBD_ARG_FLAG, &m->project, NULL,
+                             "project positions and velocities back onto the constraints after "
+                             "every step (correction.h; not for index2-penalty)",
+                             NULL, 0, 0, 0, 0, &m->project_given};
 }
 
 int mbd_cli_check_method_options(const mbd_cli_spec *spec, const char *method, int mu_given,

@@ -106,6 +106,32 @@ int mbd_study_summary(FILE *out, const mbd_study_spec *spec, const mbd_study_res
     return bad ? MBD_ENONFINITE : GSL_SUCCESS;
 }
 
+int mbd_study_write(const mbd_study_result *r, const mbd_history *h, const char *csv,
+                    const char *const *names, int with_energy, int summary,
+                    mbd_study_writer summary_fn, mbd_study_writer report_fn, void *ctx,
+                    mbd_failure *fail)
+{
+    mbd_failure_clear(fail);
+    if (csv != NULL) {
+        int st = mbd_history_csv(h, csv, names, with_energy, fail);
+        if (st != GSL_SUCCESS)
+            return st;   /* it names the file and the system's reason */
+    }
+    int sum_st = GSL_SUCCESS;
+    if (summary && summary_fn)
+        sum_st = summary_fn(ctx, stdout);
+    else if (!summary && csv == NULL && report_fn)
+        sum_st = report_fn(ctx, stdout);
+    if (r->status != GSL_SUCCESS) {
+        *fail = r->fail;
+        return r->status;
+    }
+    if (sum_st != GSL_SUCCESS)
+        return mbd_failure_set(fail, sum_st, r->stats.run.t_reached,
+                               "a summary value is not finite");
+    return GSL_SUCCESS;
+}
+
 int mbd_study_summary_status(FILE *out, const mbd_study_result *r)
 {
     return mbd_summary_string(out, "status", mbd_status_word(r->status));

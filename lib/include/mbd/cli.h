@@ -113,6 +113,9 @@ typedef struct {
     long bench;                    /* 0: off; else repetitions */
     long max_steps, max_outputs;   /* the run's limits (default MBD_RUN_MAX_STEPS, _OUTPUTS) */
     int max_steps_given, max_outputs_given;
+    int run_options;               /* 1 when an option that shapes one run was given: anything
+                                      but --plot, --no-timing, --bench (and --help, --version,
+                                      --list); such a program makes that run, not its story */
 } mbd_cli_common;
 
 typedef struct {
@@ -145,6 +148,28 @@ int mbd_cli_usage_error(const mbd_cli_spec *spec, FILE *err, const char *fmt, ..
 #endif
     ;
 
+/* ------------------------------------------------------------------------ */
+/* The chapter program: every main dispatches the same way                   */
+
+/* A chapter program's parts, each with its own context; each returns a status
+ * and says a failure in `fail` (time and cause). Any may be NULL. */
+typedef struct {
+    const char *program;
+    void *ctx;
+    int (*bench)(void *ctx, long repeats, mbd_failure *fail);        /* --bench N */
+    int (*figures)(void *ctx, const char *prefix, mbd_failure *fail);   /* --plot PREFIX */
+    int (*run)(void *ctx, mbd_failure *fail);       /* one run: the options asked for it */
+    int (*story)(void *ctx, FILE *out, int no_timing, mbd_failure *fail);
+} mbd_cli_program;
+
+/* Does what the options ask, in the one order of every chapter: --bench
+ * alone (its CSV rows); else the figures first (a bad --plot path must not
+ * leave a story half printed), then one run when run options were given
+ * (c->run_options), or the story. A failure is reported on stderr after
+ * stdout is flushed ("program: at t = ...: cause"). Returns the exit status
+ * (mbd_cli_exit_status). */
+int mbd_cli_dispatch(const mbd_cli_program *p, const mbd_cli_common *c);
+
 /* Fills out[0 .. cap-2] with the NULL-terminated parallel lists `names` and
  * `descriptions` (e.g. mbd_ode_preset_names, mbd_formulation_method_names)
  * and ends it with {NULL, NULL}; returns the number of choices copied. */
@@ -171,6 +196,20 @@ int mbd_cli_integrator(const mbd_cli_spec *spec, const mbd_cli_common *c, const 
  * (MBD_EUSAGE); GSL_SUCCESS otherwise. */
 int mbd_cli_check_run(const mbd_cli_spec *spec, const mbd_cli_common *c, double t0,
                       double t_end, double dt_out, const mbd_ode_params *ode, FILE *err);
+
+/* The options every mechanism chapter shares, --mu, --alpha, --beta and
+ * --project, bound to m: out[0 .. 3] for the program's extra options table.
+ * The defaults are m's values when called (the help text shows them);
+ * mu_max bounds --mu; `mu_help`, when not NULL, replaces --mu's help (a
+ * default that depends on another option). */
+typedef struct {
+    double mu, alpha, beta;
+    int project;
+    int mu_given, alpha_given, beta_given, project_given;
+    char help[3][96];
+} mbd_cli_mechanism;
+void mbd_cli_mechanism_options(mbd_cli_mechanism *m, double mu_max, const char *mu_help,
+                               mbd_cli_extra out[4]);
 
 /* The mechanism chapters' own options against the --method they go with,
  * the same in every chapter: --mu only for the penalty methods, --alpha and

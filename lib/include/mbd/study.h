@@ -74,6 +74,21 @@ int mbd_study_summary(FILE *out, const mbd_study_spec *spec, const mbd_study_res
 /* status = ok, violation, step-limit, ... (the last line of a summary) */
 int mbd_study_summary_status(FILE *out, const mbd_study_result *r);
 
+/* A chapter's writer of one run's summary or report on `out`. */
+typedef int (*mbd_study_writer)(void *ctx, FILE *out);
+
+/* What one run from the command line writes, in the one order of every
+ * chapter: the CSV of the history to `csv` (when not NULL; the coordinate
+ * names, E when with_energy), then on stdout the summary (when `summary`)
+ * or else, without a CSV, the report (either writer may be NULL). A failed
+ * run is reported by its own cause (r->fail), whatever else went wrong; then a
+ * CSV that could not be written (with the system's reason) or a summary
+ * value that is not finite. Returns the status, with `fail` said. */
+int mbd_study_write(const mbd_study_result *r, const mbd_history *h, const char *csv,
+                    const char *const *names, int with_energy, int summary,
+                    mbd_study_writer summary_fn, mbd_study_writer report_fn, void *ctx,
+                    mbd_failure *fail);
+
 #ifdef __cplusplus
 }
 #endif
