@@ -27,6 +27,7 @@
 #include <gsl/gsl_math.h>
 
 #include "mbd/cli.h"
+#include "mbd/formulation.h"
 #include "mbd/io.h"
 #include "mbd/simulate.h"
 #include "study.h"
@@ -39,31 +40,24 @@ int main(int argc, char **argv)
 {
     gsl_set_error_handler_off();
 
-    chapter_options o = {.mass = "document", .mu = 1e5, .alpha = 20.0, .beta = 20.0};
+    const char *mass = "document";
+    int mass_given = 0;
+    mbd_cli_mechanism mech = {.mu = 1e5, .alpha = 20.0, .beta = 20.0};
     static const mbd_cli_choice masses[] = {
         {"document", "diag(m1 L1^2/3, m2 L2^2/3, m3), as the document (default)"},
         {"consistent", "the two-rod chain's own mass matrix (coupling and cos th2 terms)"},
         {NULL, NULL},
     };
-    const mbd_cli_extra extra[] = {
-        {"mass", MBD_ARG_CHOICE, &o.mass, "KIND",
+    mbd_cli_extra extra[5] = {
+        {"mass", MBD_ARG_CHOICE, &mass, "KIND",
          "the mass matrix that drives the motion: document (default) or consistent", masses, 0, 0,
-         0, 0, &o.mass_given},
-        {"mu", MBD_ARG_DOUBLE, &o.mu, "MU", "penalty factor of the penalty methods (default 1e5)",
-         NULL, 0.0, 1e20, 1, 0, &o.mu_given},
-        {"alpha", MBD_ARG_DOUBLE, &o.alpha, "A",
-         "Baumgarte's velocity weight: C'' + 2 alpha C' + beta^2 C = 0 (default 20)", NULL, 0.0, 1e6,
-         0, 0, &o.alpha_given},
-        {"beta", MBD_ARG_DOUBLE, &o.beta, "B", "Baumgarte's position weight (default 20)", NULL,
-         0.0, 1e6, 0, 0, &o.beta_given},
-        {"project", MBD_ARG_FLAG, &o.project, NULL,
-         "project positions and velocities back onto the constraints after every step "
-         "(correction.h; not with index2-penalty)", NULL, 0, 0, 0, 0, NULL},
+         0, 0, &mass_given},
     };
+    mbd_cli_mechanism_options(&mech, 1e20, NULL, extra + 1);
     mbd_cli_choice methods[16], integrators[16];
     mbd_cli_choices(mbd_formulation_method_names, mbd_formulation_method_descriptions, methods, 16);
     mbd_cli_choices(mbd_ode_preset_names, mbd_ode_preset_descriptions, integrators, 16);
-    const mbd_cli_spec spec = {
+    const mbd_cli_spec spec_cli = {
         .program = PROGRAM,
         .purpose = "Penalty against projection on the slider-crank; the fold singularity; the "
                    "mass-matrix erratum.",
@@ -80,7 +74,7 @@ int main(int argc, char **argv)
                  "fixed runs).\n"
                  "--method, --csv, --summary or any run option (--mass, --mu, --alpha, --beta, "
                  "--project,\n--integrator, --t-end, --h, --dt-out, --rtol, --atol, "
-                 "--max-violation) make one run instead:\n"
+                 "--max-violation, --max-steps,\n--max-outputs) make one run instead:\n"
                  "default method penalty-baumgarte, integrator ode23, --t-end 1.8, --dt-out 1e-4, "
                  "mu 1e5,\nalpha = beta = 20, document mass matrix (what the document ran). "
                  "It prints the summary\nunless --csv alone is given; --plot PREFIX then draws "
@@ -105,64 +99,52 @@ int main(int argc, char **argv)
     mbd_cli_defaults(&opt);
     opt.t_end = T_DOC;
     opt.dt_out = 1e-4;
-    int st = mbd_cli_parse(&spec, argc, argv, &opt, stdout, stderr);
+    int st = mbd_cli_parse(&spec_cli, argc, argv, &opt, stdout, stderr);
     if (st == MBD_CLI_DONE)
         return MBD_EXIT_OK;
     if (st != GSL_SUCCESS)
         return MBD_EXIT_USAGE;
 
-    mbd_failure fail;
-    mbd_failure_clear(&fail);
-    if (opt.bench) {
-        st = ch05_run_benchmarks(opt.bench);
-        if (st != GSL_SUCCESS) {
-            mbd_failure_set(&fail, st, NAN, "a benchmark case failed: %s", mbd_strerror(st));
-            mbd_report_failure(stderr, PROGRAM, &fail);
-            return mbd_cli_exit_status(st);
-        }
-        return MBD_EXIT_OK;
-    }
+    /* one run: its spec from the options, checked before anything runs */
+    ch05_program prog = {.opt = &opt};
+    ch05_spec *spec = &prog.spec;
+    ch05_spec_document(spec);
+    spec->method = opt.method_given ? opt.method : "penalty-baumgarte";
+    if (mbd_cli_check_method_options(&spec_cli, spec->method, mech.mu_given, mech.alpha_given,
+                                     mech.beta_given, mech.project, stderr) != GSL_SUCCESS
+        || mbd_cli_integrator(&spec_cli, &opt, "ode23", &spec->ode, stderr) != GSL_SUCCESS)
+        return MBD_EXIT_USAGE;
+    /* the index-2 penalty is stiff: it runs with msbdf whatever --integrator says
+     * (as in chapter 03) */
+    mbd_formulation_params fp = {0};
+    const char *asked = spec->ode.name;
+    if (opt.run_options && !mech.project && mbd_formulation_method(spec->method, &fp) == GSL_SUCCESS
+        && mbd_formulation_stiff_integrator(&fp, &spec->ode))
+        fprintf(stderr, "%s: %s is stiff (rates ~ mu |C_q|^2): msbdf replaces %s\n", PROGRAM,
+                spec->method, asked);
+    spec->mass = strcmp(mass, "consistent") == 0 ? CH05_MASS_CONSISTENT : CH05_MASS_DOCUMENT;
+    spec->mu = mech.mu;
+    spec->alpha = mech.alpha;
+    spec->beta = mech.beta;
+    spec->project = mech.project;
+    spec->t_end = opt.t_end;
+    spec->dt_out = opt.dt_out;
+    spec->max_violation = opt.max_violation;
+    spec->record_condition = 1;
+    spec->max_steps = opt.max_steps;
+    spec->max_outputs = opt.max_outputs;
+    if (mbd_cli_check_run(&spec_cli, &opt, 0.0, spec->t_end, spec->dt_out, &spec->ode, stderr)
+        != GSL_SUCCESS)
+        return MBD_EXIT_USAGE;
 
-    const int one_run = opt.method_given || opt.csv || opt.summary || o.mass_given || o.mu_given
-                        || o.alpha_given || o.beta_given || o.project || opt.integrator_given
-                        || opt.t_end_given || opt.h_given || opt.dt_out_given || opt.rtol_given
-                        || opt.atol_given || opt.max_violation_given;
-    if (one_run) {
-        st = ch05_single_run(&spec, &opt, &o, &fail);
-        if (st == MBD_EUSAGE)
-            return MBD_EXIT_USAGE;
-        if (st != GSL_SUCCESS) {
-            mbd_report_failure(stderr, PROGRAM, &fail);
-            return mbd_cli_exit_status(st);
-        }
-        return MBD_EXIT_OK;
-    }
-
-    ch05_study *s = ch05_study_alloc();
-    if (s == NULL) {
+    prog.s = ch05_study_alloc();
+    if (prog.s == NULL) {
         fprintf(stderr, "%s: out of memory\n", PROGRAM);
         return MBD_EXIT_NUMERICAL;
     }
-    st = ch05_compute(s);
-    if (st != GSL_SUCCESS) {
-        mbd_failure_set(&fail, st, NAN, "the story's computations failed: %s", mbd_strerror(st));
-        goto failed;
-    }
-    if (opt.plot) {
-        st = ch05_write_figures(opt.plot, s, &fail);
-        if (st != GSL_SUCCESS)
-            goto failed;
-    }
-    st = ch05_story(stdout, s, opt.no_timing);
-    if (st != GSL_SUCCESS) {
-        mbd_failure_set(&fail, st, NAN, "the story failed");
-        goto failed;
-    }
-    ch05_study_free(s);
-    return MBD_EXIT_OK;
-
-failed:
-    mbd_report_failure(stderr, PROGRAM, &fail);
-    ch05_study_free(s);
-    return mbd_cli_exit_status(st);
+    const mbd_cli_program program = {PROGRAM, &prog, ch05_program_bench, ch05_program_figures,
+                                     ch05_program_run, ch05_program_story};
+    const int exit_code = mbd_cli_dispatch(&program, &opt);
+    ch05_study_free(prog.s);
+    return exit_code;
 }

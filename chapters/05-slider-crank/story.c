@@ -11,6 +11,7 @@
 #include "mbd/cli.h"
 #include "mbd/io.h"
 #include "mbd/simulate.h"
+#include "mbd/study.h"
 #include "study.h"
 
 #define PROGRAM "ch05-slider-crank"
@@ -535,6 +536,19 @@ static int summary_condition(FILE *out, const char *key, double cond)
     return mbd_summary_optional(out, key, cond, !isnan(cond));
 }
 
+typedef struct {
+    const ch05_spec *spec;
+    const ch05_run *run;
+} one_run;
+
+static int write_summary(FILE *out, const ch05_spec *spec, const ch05_run *r);
+
+static int summary_of(void *ctx, FILE *out)
+{
+    const one_run *o = ctx;
+    return write_summary(out, o->spec, o->run);
+}
+
 static int write_summary(FILE *out, const ch05_spec *spec, const ch05_run *r)
 {
     int st = GSL_SUCCESS;
@@ -575,48 +589,18 @@ static int write_summary(FILE *out, const ch05_spec *spec, const ch05_run *r)
     return st ? MBD_ENONFINITE : GSL_SUCCESS;
 }
 
-int ch05_single_run(const mbd_cli_spec *cli, const mbd_cli_common *opt,
-                      const chapter_options *o, mbd_failure *fail)
+/* One run from the command line: the spec main.c made from the options. */
+int ch05_program_run(void *ctx, mbd_failure *fail)
 {
-    ch05_spec spec;
-    ch05_spec_document(&spec);
-    spec.method = opt->method_given ? opt->method : "penalty-baumgarte";
-    if (mbd_cli_check_method_options(cli, spec.method, o->mu_given, o->alpha_given,
-                                     o->beta_given, o->project, stderr) != GSL_SUCCESS)
-        return MBD_EUSAGE;
-    if (mbd_cli_integrator(cli, opt, "ode23", &spec.ode, stderr) != GSL_SUCCESS)
-        return MBD_EUSAGE;
-    /* the index-2 penalty is stiff: it runs with msbdf whatever --integrator says
-     * (as in chapter 03) */
-    mbd_formulation_params fp = {0};
-    const char *asked = spec.ode.name;
-    if (!o->project && mbd_formulation_method(spec.method, &fp) == GSL_SUCCESS
-        && mbd_formulation_stiff_integrator(&fp, &spec.ode))
-        fprintf(stderr, "%s: %s is stiff (rates ~ mu |C_q|^2): msbdf replaces %s\n", cli->program,
-                spec.method, asked);
-    spec.mass = strcmp(o->mass, "consistent") == 0 ? CH05_MASS_CONSISTENT : CH05_MASS_DOCUMENT;
-    spec.mu = o->mu;
-    spec.alpha = o->alpha;
-    spec.beta = o->beta;
-    spec.project = o->project;
-    spec.t_end = opt->t_end;
-    spec.dt_out = opt->dt_out;
-    spec.max_violation = opt->max_violation;
-    spec.record_condition = 1;
-    spec.max_steps = opt->max_steps;
-    spec.max_outputs = opt->max_outputs;
-    if (mbd_cli_check_run(cli, opt, 0.0, spec.t_end, spec.dt_out, &spec.ode, stderr)
-        != GSL_SUCCESS)
-        return MBD_EUSAGE;
-
+    ch05_program *prog = ctx;
+    const mbd_cli_common *opt = prog->opt;
+    const ch05_spec *spec = &prog->spec;
     ch05_run run;
     ch05_run_init(&run);
     ch05_reference ref = {0};
-    int st = ch05_run_spec(&run, &spec, &ref);
+    int st = ch05_run_spec(&run, spec, &ref);
     if (st == MBD_EINPUT) {
-        *fail = run.fail;
-        fprintf(stderr, "%s: %s\n", PROGRAM, fail->cause);
-        st = MBD_EUSAGE;
+        *fail = run.fail;   /* a spec the library refuses: bad input, exit 2 */
         goto out;
     }
     if (st != GSL_SUCCESS) {
@@ -625,30 +609,57 @@ int ch05_single_run(const mbd_cli_spec *cli, const mbd_cli_common *opt,
     }
     if (opt->plot) {
         char path[1024], title[256];
-        snprintf(title, sizeof title, "%s, %s, %s mass matrix", spec.method, spec.ode.name,
-                 ch05_mass_name(spec.mass));
-        st = ch05_motion_figure(mbd_plot_path(path, sizeof path, opt->plot, "motion"), title, &run, fail);
+        snprintf(title, sizeof title, "%s, %s, %s mass matrix", spec->method, spec->ode.name,
+                 ch05_mass_name(spec->mass));
+        st = ch05_motion_figure(mbd_plot_path(path, sizeof path, opt->plot, "motion"), title, &run,
+                                fail);
         if (st != GSL_SUCCESS)
             goto out;
     }
-    if (opt->csv) {
-        st = mbd_history_csv(&run.hist, opt->csv, run.sys.names, 1, fail);
-        if (st != GSL_SUCCESS)
-            goto out;
-    }
-    /* a failed run is reported by its own cause, whatever else went wrong */
-    int sum_st = GSL_SUCCESS;
-    if (opt->summary || !opt->csv)
-        sum_st = write_summary(stdout, &spec, &run);
-    st = run.status;
-    if (st != GSL_SUCCESS)
-        *fail = run.fail;
-    else if (sum_st != GSL_SUCCESS)
-        st = mbd_failure_set(fail, sum_st, run.stats.run.t_reached,
-                             "a summary value is not finite");
+    /* the summary unless --csv alone was asked for */
+    one_run o = {spec, &run};
+    mbd_study_result res = {.status = run.status, .fail = run.fail, .stats = run.stats};
+    st = mbd_study_write(&res, &run.hist, opt->csv, run.sys.names, 1,
+                         opt->summary || !opt->csv, summary_of, NULL, &o, fail);
 out:
     ch05_reference_free(&ref);
     ch05_run_free(&run);
+    return st;
+}
+
+/* The story's figures (one run draws its own motion figure instead). */
+int ch05_program_figures(void *ctx, const char *prefix, mbd_failure *fail)
+{
+    ch05_program *prog = ctx;
+    if (prog->opt->run_options)
+        return GSL_SUCCESS;
+    int st = ch05_compute(prog->s);
+    if (st != GSL_SUCCESS)
+        return mbd_failure_set(fail, st, NAN, "the story's computations failed: %s",
+                               mbd_strerror(st));
+    prog->computed = 1;
+    return ch05_write_figures(prefix, prog->s, fail);
+}
+
+int ch05_program_story(void *ctx, FILE *out, int no_timing, mbd_failure *fail)
+{
+    ch05_program *prog = ctx;
+    int st = prog->computed ? GSL_SUCCESS : ch05_compute(prog->s);
+    if (st != GSL_SUCCESS)
+        return mbd_failure_set(fail, st, NAN, "the story's computations failed: %s",
+                               mbd_strerror(st));
+    st = ch05_story(out, prog->s, no_timing);
+    if (st != GSL_SUCCESS)
+        mbd_failure_set(fail, st, NAN, "the story failed");
+    return st;
+}
+
+int ch05_program_bench(void *ctx, long repeats, mbd_failure *fail)
+{
+    (void)ctx;
+    int st = ch05_run_benchmarks(repeats);
+    if (st != GSL_SUCCESS)
+        mbd_failure_set(fail, st, NAN, "a benchmark case failed: %s", mbd_strerror(st));
     return st;
 }
 

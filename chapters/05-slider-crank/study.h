@@ -144,15 +144,19 @@ int ch05_write_figures(const char *prefix, ch05_study *s, mbd_failure *fail);
 int ch05_motion_figure(const char *path, const char *title, const ch05_run *r,
                        mbd_failure *fail);
 
-/* One run from the command line (story.c): the chapter's own options. */
+/* The program (main.c reads the options into it; mbd_cli_dispatch calls the
+ * parts below, in story.c). */
 typedef struct {
-    const char *mass;
-    double mu, alpha, beta;
-    int project;
-    int mass_given, mu_given, alpha_given, beta_given;
-} chapter_options;
-int ch05_single_run(const mbd_cli_spec *cli, const mbd_cli_common *opt,
-                    const chapter_options *o, mbd_failure *fail);
+    const mbd_cli_common *opt;
+    ch05_spec spec;              /* one run's */
+    ch05_study *s;               /* the story's computations */
+    int computed;
+} ch05_program;
+int ch05_program_bench(void *prog, long repeats, mbd_failure *fail);
+int ch05_program_figures(void *prog, const char *prefix, mbd_failure *fail);
+int ch05_program_run(void *prog, mbd_failure *fail);
+int ch05_program_story(void *prog, FILE *out, int no_timing, mbd_failure *fail);
+
 /* The benchmark cases (story.c): CSV rows on stdout. */
 int ch05_run_benchmarks(long repeats);
 
