@@ -7,9 +7,16 @@
 #   docs/book.sh chapter-list CHAPTER...
 #                                       the table of chapters (Markdown) for the
 #                                       index page, one row per NN-slug
+#   docs/book.sh source FILE            the citation key of the document a
+#                                       chapter.md reproduces (empty if none)
+#   docs/book.sh sources CHAPTER...     the list (Markdown) of the documents the
+#                                       chapters reproduce, for the index page
 #
 # A title is the `title:` of the YAML metadata block that opens the file, or
-# else the first level-1 heading ("# ...") outside code blocks.
+# else the first level-1 heading ("# ...") outside code blocks.  The document a
+# chapter reproduces is the one its text cites first ("This chapter reproduces
+# the static example that opens document 000 [@newhart2019, Sec. 1.2.6]"): a
+# document cited only in passing (a pointer to a later chapter) is not listed.
 # shellcheck disable=SC2016  # backquotes and $ in single quotes are Markdown and messages
 set -euo pipefail
 
@@ -71,6 +78,48 @@ chapter_list() {
     done
 }
 
+# source_of FILE: the key of the first citation in a chapter.md's text (not in
+# the YAML block, code blocks or inline code; e-mail addresses are no citations)
+source_of() {
+    awk 'NR == 1 && /^---[ \t]*$/ { yaml = 1; next }
+         yaml && /^(---|\.\.\.)[ \t]*$/ { yaml = 0; next }
+         yaml { next }
+         /^[ \t]*(```|~~~)/ { fence = !fence; next }
+         !fence' "$1" |
+        sed -E -e 's/`[^`]*`//g' -e 's/[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]+//g' |
+        { grep -oE '(^|[[ ;-])@[A-Za-z0-9_][A-Za-z0-9_:.-]*' || true; } |
+        awk 'NR == 1 { sub(/^[^@]*@/, ""); sub(/[:.-]+$/, ""); print }'
+}
+
+# sources CHAPTER...: one list item per document the chapters reproduce, in
+# the order of its first chapter: "- @key: chapters [01](01-slug.html) and ..."
+sources() {
+    local c md key
+    for c in "$@"; do
+        md=chapters/$c/chapter.md
+        [ -f "$md" ] || continue
+        key=$(source_of "$md")
+        if [ -n "$key" ]; then
+            printf '%s %s\n' "$key" "$c"
+        fi
+    done | awk '
+        !($1 in chapters) { order[++n] = $1; chapters[$1] = "" }
+        { chapters[$1] = chapters[$1] (chapters[$1] == "" ? "" : " ") $2 }
+        END {
+            if (n == 0) { print "No chapter reproduces a document yet."; exit }
+            for (i = 1; i <= n; i++) {
+                m = split(chapters[order[i]], cs, " ")
+                links = ""
+                for (j = 1; j <= m; j++) {
+                    num = cs[j]; sub(/-.*/, "", num)
+                    links = links (j == 1 ? "" : j == m ? " and " : ", ") \
+                            "[" num "](" cs[j] ".html)"
+                }
+                printf "- @%s: chapter%s %s\n", order[i], (m > 1 ? "s" : ""), links
+            }
+        }'
+}
+
 # label CHAPTER: "NN · title" for navigation links (the title as it is if it
 # already starts with the number)
 label() {
@@ -92,7 +141,14 @@ label)
 chapter-list)
     shift
     chapter_list "$@" ;;
+source)
+    [ $# -eq 2 ] || { echo "usage: $0 source FILE" >&2; exit 2; }
+    source_of "$2" ;;
+sources)
+    shift
+    sources "$@" ;;
 *)
-    echo "usage: $0 title FILE | subtitle FILE | label NN-slug | chapter-list CHAPTER..." >&2
+    echo "usage: $0 title FILE | subtitle FILE | label NN-slug | chapter-list CHAPTER..." \
+         "| source FILE | sources CHAPTER..." >&2
     exit 2 ;;
 esac

@@ -8,8 +8,9 @@
 # NEED is what the caller is about to do:
 #   build  a C compiler, make, pkg-config, GSL, libyaml
 #   run    build, plus gnuplot (the stories can draw figures)
-#   docs   build, plus pandoc and gnuplot
-#   test   all of the above, plus CUnit
+#   docs   build, plus pandoc, gnuplot and KaTeX (libjs-katex: the book's math)
+#   test   all of the above, plus CUnit, zip, unzip and Chromium (the book
+#          test opens every page in headless Chromium)
 set -u
 
 mode=${1:-check}
@@ -29,6 +30,21 @@ want() {  # want PACKAGE DESCRIPTION TEST...
 
 have_pc() { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists "$1"; }
 
+# KaTeX where mk/docs.mk copies it from (its KATEX_DIR)
+have_katex() {
+    local dir=${KATEX_DIR:-/usr/share/javascript/katex}
+    test -f "$dir/katex.min.js" && test -f "$dir/katex.min.css" && test -d "$dir/fonts"
+}
+
+# a headless Chromium for the book test (tests/book/run.sh; $CHROMIUM names another)
+have_chromium() {
+    if [ -n "${CHROMIUM:-}" ]; then
+        command -v "$CHROMIUM"
+    else
+        command -v chromium || command -v chromium-browser || command -v google-chrome
+    fi
+}
+
 probe() {
     missing_pkgs=()
     missing_what=()
@@ -43,10 +59,13 @@ probe() {
         want gnuplot-nox "gnuplot" command -v gnuplot ;;
     docs)
         want gnuplot-nox "gnuplot" command -v gnuplot
-        want pandoc "pandoc" command -v pandoc ;;
+        want pandoc "pandoc" command -v pandoc
+        want libjs-katex "KaTeX (/usr/share/javascript/katex)" have_katex ;;
     test)
         want gnuplot-nox "gnuplot" command -v gnuplot
         want pandoc "pandoc" command -v pandoc
+        want libjs-katex "KaTeX (/usr/share/javascript/katex)" have_katex
+        want chromium "Chromium (for the book test)" have_chromium
         want libcunit1-dev "CUnit (pkg-config cunit)" have_pc cunit
         want zip "zip" command -v zip
         want unzip "unzip" command -v unzip ;;

@@ -1,6 +1,6 @@
 # mk/docs.mk -- the book (included by the Makefile).
 #
-#   make docs          check/install pandoc and gnuplot, then `make book`
+#   make docs          check/install pandoc, gnuplot and KaTeX, then `make book`
 #   make book          $(BUILD)/docs/index.html and one page per chapter,
 #                      $(BUILD)/docs/NN-slug.html from chapters/NN-slug/chapter.md
 #   make check-book    build the book, then test it (tests/book/run.sh)
@@ -12,6 +12,12 @@
 # code from the chapter's sources by marker (docs/filters/include-code.lua).
 # A page is rebuilt when its chapter.md, the chapter's sources or program, or
 # any part of the book's frame changes.
+#
+# Math is drawn by KaTeX in the reader's browser: Debian's libjs-katex
+# (KATEX_DIR) is copied to $(BUILD)/docs/katex/ -- script, style sheet and
+# fonts -- and the pages load it from there, so the book reads offline, from
+# file:// too.  A formula KaTeX cannot draw shows as a red .katex-error, which
+# the book test (tests/book/run.sh, in headless Chromium) fails on.
 
 DOCS := $(BUILD)/docs
 
@@ -26,14 +32,16 @@ BOOK_FRAME := docs/template.html docs/style.css docs/references.bib \
     docs/filters/include-code.lua docs/book.sh mk/docs.mk
 
 PANDOC ?= pandoc
+KATEX_DIR ?= /usr/share/javascript/katex
 # The filter runs before citeproc, so included text could cite too.
-# --fail-if-warnings: an unknown citation key or TeX that cannot be converted
-# to MathML fails the build, like an unknown marker does.
+# --fail-if-warnings: an unknown citation key fails the build, like an unknown
+# marker does.  --katex: pandoc leaves each formula's TeX in a span.math, for
+# KaTeX to draw (docs/template.html loads it from katex/ beside the page).
 PANDOC_FLAGS = --from=markdown --to=html5 --standalone \
     --template=docs/template.html \
     --lua-filter=docs/filters/include-code.lua \
     --citeproc --bibliography=docs/references.bib \
-    --mathml --highlight-style=tango \
+    --katex=katex/ --highlight-style=tango \
     --fail-if-warnings --wrap=none \
     -M link-citations=true \
     -M mbd-version=$(VERSION) -M mbd-docs-dir=$(DOCS)
@@ -41,7 +49,7 @@ PANDOC_FLAGS = --from=markdown --to=html5 --standalone \
 docs: deps-docs
 	@$(MAKE) book
 
-book: $(DOCS)/index.html $(BOOK_PAGES)
+book: $(DOCS)/index.html $(BOOK_PAGES) $(DOCS)/katex/katex.min.js
 	@echo "make book: wrote $(DOCS)/index.html and $(words $(BOOK_PAGES)) chapter page(s)."
 	$(if $(BOOK_UNWRITTEN),@echo "make book: warning: no chapter.md yet for $(BOOK_UNWRITTEN)" >&2)
 
@@ -113,11 +121,19 @@ $(DOCS)/chapters.md: FORCE
 	@bash docs/book.sh chapter-list $(CHAPTERS) > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
-$(DOCS)/index.html: docs/index.md $(DOCS)/chapters.md $(BOOK_FRAME) $(DOCS)/style.css \
-    $(if $(BOOK_CHAPTERS),chapters/$(firstword $(BOOK_CHAPTERS))/chapter.md)
+# The list of source documents, the same way: a document is listed when a
+# chapter cites it first (docs/book.sh sources).
+$(DOCS)/sources.md: FORCE
+	@mkdir -p $(@D)
+	@bash docs/book.sh sources $(CHAPTERS) > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+
+$(DOCS)/index.html: docs/index.md $(DOCS)/chapters.md $(DOCS)/sources.md $(BOOK_FRAME) \
+    $(DOCS)/style.css $(if $(BOOK_CHAPTERS),chapters/$(firstword $(BOOK_CHAPTERS))/chapter.md)
 	@mkdir -p $(@D)
 	@echo "pandoc $< -> $@"
 	@$(PANDOC) $(PANDOC_FLAGS) -M mbd-chapter-list=$(DOCS)/chapters.md \
+	    -M mbd-source-list=$(DOCS)/sources.md \
 	    -M "pagetitle=$$(bash docs/book.sh title $<)" \
 	    $(call book_nav,next,$(or $(firstword $(BOOK_CHAPTERS)),-)) \
 	    -o $@ $<
@@ -125,6 +141,20 @@ $(DOCS)/index.html: docs/index.md $(DOCS)/chapters.md $(BOOK_FRAME) $(DOCS)/styl
 $(DOCS)/style.css: docs/style.css
 	@mkdir -p $(@D)
 	cp $< $@
+
+# KaTeX beside the pages (katex.min.js may be a symbolic link to katex.js,
+# and fonts/ one to fonts-katex's directory: copy what they point to).
+$(DOCS)/katex/katex.min.js: $(wildcard $(KATEX_DIR)/katex.min.js $(KATEX_DIR)/katex.min.css)
+	@if [ ! -f $(KATEX_DIR)/katex.min.js ] || [ ! -f $(KATEX_DIR)/katex.min.css ] || \
+	    [ ! -d $(KATEX_DIR)/fonts ]; then \
+	    echo "make book: KaTeX is not in $(KATEX_DIR): install Debian's libjs-katex" \
+	         "(make docs does), or set KATEX_DIR" >&2; \
+	    exit 2; \
+	fi
+	@rm -rf $(DOCS)/katex
+	@mkdir -p $(DOCS)/katex
+	cp -L $(KATEX_DIR)/katex.min.css $(KATEX_DIR)/katex.min.js $(DOCS)/katex/
+	cp -RL $(KATEX_DIR)/fonts $(DOCS)/katex/fonts
 
 FORCE:
 .PHONY: FORCE

@@ -30,7 +30,9 @@ It gives chapter.md six things plain Markdown lacks.
 
 3. The table of chapters.  A div `::: chapter-list` (empty) in docs/index.md
    becomes the Markdown table that `make book` generates from the chapter.md
-   titles (metadata `mbd-chapter-list`).
+   titles (metadata `mbd-chapter-list`), and a div `::: source-list` the list
+   of the documents the chapters reproduce, each with its chapters
+   (metadata `mbd-source-list`; see docs/book.sh sources).
 
 4. Figures.  Every image with a relative source (`fig/ch01-sweep.svg`) must
    exist in the docs directory: a figure the program did not draw fails the
@@ -38,7 +40,9 @@ It gives chapter.md six things plain Markdown lacks.
 
 5. A "References" section at the end of a page that cites (see below).
 
-6. Tables get no fixed column widths: the browser sizes them (see below).
+6. Tables get no fixed column widths: the browser sizes them (see below);
+   and each sits in a div.table-wrap, which scrolls sideways when the table
+   is wider than the column (docs/style.css).
 
 And a chapter's title loses a leading "01 · ": the template prints
 "Chapter 01" above it.
@@ -51,6 +55,7 @@ Metadata the make rules pass (-M key=value):
    mbd-chapter        the page's chapter number, "01"
    mbd-program        the page's chapter program, "ch01-static-penalty"
    mbd-chapter-list   the generated table of chapters (index page only)
+   mbd-source-list    the generated list of source documents (index page only)
 --]]
 
 local config = {
@@ -58,6 +63,7 @@ local config = {
   chapter = nil,
   program = nil,
   chapter_list = nil,
+  source_list = nil,
 }
 
 -- ---------------------------------------------------------------------------
@@ -347,24 +353,38 @@ local function CodeBlock(el)
 end
 
 -- ---------------------------------------------------------------------------
--- 3. The table of chapters (index page)
+-- 3. The table of chapters and the list of source documents (index page)
+
+local has_citations = false     -- (5. below)
+
+-- the div's class, and the metadata key naming the file make book generates
+local generated_divs = {
+  {'chapter-list', 'mbd-chapter-list', 'chapter_list'},
+  {'source-list', 'mbd-source-list', 'source_list'},
+}
 
 local function Div(div)
-  if not div.classes:includes('chapter-list') then
-    return nil
+  for _, d in ipairs(generated_divs) do
+    local class, key, field = d[1], d[2], d[3]
+    if div.classes:includes(class) then
+      local path = config[field]
+      if not path then
+        fail('a %s div needs the metadata %s (make book passes it)', class, key)
+      end
+      local f = io.open(path, 'r')
+      if not f then
+        fail('%s: cannot read "%s"', class, path)
+      end
+      local text = f:read('a')
+      f:close()
+      div.content = pandoc.read(text, 'markdown').blocks
+      -- count the citations read here (the Cite function of this pass does
+      -- not visit what a Div function returns)
+      pandoc.walk_block(div, {Cite = function() has_citations = true end})
+      return div
+    end
   end
-  local path = config.chapter_list
-  if not path then
-    fail('a chapter-list div needs the metadata mbd-chapter-list (make book passes it)')
-  end
-  local f = io.open(path, 'r')
-  if not f then
-    fail('chapter-list: cannot read "%s"', path)
-  end
-  local text = f:read('a')
-  f:close()
-  div.content = pandoc.read(text, 'markdown').blocks
-  return div
+  return nil
 end
 
 -- A pipe table with a row longer than pandoc's line width gets relative column
@@ -376,7 +396,7 @@ local function Table(tbl)
   for i, spec in ipairs(tbl.colspecs) do
     tbl.colspecs[i] = {spec[1], nil}
   end
-  return tbl
+  return pandoc.Div({tbl}, pandoc.Attr('', {'table-wrap'}))
 end
 
 -- ---------------------------------------------------------------------------
@@ -406,8 +426,6 @@ end
 -- end, its heading at the level of the page's top sections (## when the page
 -- has none), unless the text places a `::: {#refs}` div itself.  Citeproc,
 -- which runs after this filter, fills the div.
-
-local has_citations = false
 
 local function Cite(cite)
   has_citations = true
@@ -452,6 +470,7 @@ local function Meta(meta)
   config.chapter = get('mbd-chapter')
   config.program = get('mbd-program')
   config.chapter_list = get('mbd-chapter-list')
+  config.source_list = get('mbd-source-list')
 
   -- The template prints "Chapter 01" above the title, so a title that starts
   -- with its own number ("01 · The static penalty approach") loses it there.

@@ -11,13 +11,26 @@
 #     caption naming the file and the marker;
 #   - every figure the chapter.md shows (fig/...) is a non-empty SVG in
 #     BUILD/docs/fig and the page has an <img> for it;
-#   - if the chapter.md has $...$ math, the page has MathML and no TeX left over;
+#   - if the chapter.md has $...$ math, the page hands it to KaTeX (span.math,
+#     no MathML);
 #   - every citation key is in docs/references.bib and in the page's references;
 #   - every output block shows the program's output from the right line;
-# that the index links every chapter page; and, with small documents made up
-# here, that the filter fails (non-zero exit, a message naming the marker, file
-# or step) on an unknown marker, a missing file, a duplicated marker, a marker
-# never closed, an unknown output step and a missing figure.
+# that the index links every chapter page, and lists as reproduced exactly the
+# documents the chapters reproduce (the document a chapter cites first); that
+# every figure in BUILD/docs/fig is at most 300 kB; that KaTeX (script, style
+# sheet, fonts) is in BUILD/docs/katex and no page loads anything from the
+# network; and, with small documents made up here, that the filter fails
+# (non-zero exit, a message naming the marker, file or step) on an unknown
+# marker, a missing file, a duplicated marker, a marker never closed, an
+# unknown output step and a missing figure.
+#
+# Then it opens every page in headless Chromium (Debian's chromium; $CHROMIUM
+# names another) at a desktop and a phone width, and tests/book/check-page.js
+# checks what only a browser can tell: that KaTeX drew every formula (no
+# .katex-error, no TeX left in the text), that no code, output, table or
+# formula is cut off or sticks out of the column (a block wider than the
+# column scrolls), that the page does not scroll sideways, and that every
+# image loaded.
 #
 # Portable bash with coreutils, sed, awk, grep and pandoc: no python.
 # shellcheck disable=SC2016  # backquotes and $ in single quotes are Markdown and messages
@@ -198,13 +211,15 @@ check_chapter() {
         fi
     done < <(prose "$md" | grep -oE '\]\(fig/[^) ]+' | sed 's/^](//' | sort -u)
 
-    # math
+    # math: handed to KaTeX (the browser check below sees it drawn)
     prose "$md" > "$tmp/prose"
     if grep -qE '\$\$|\$[^ $]([^$]*[^ $])?\$' "$tmp/prose"; then
-        if grep -q '<math' "$page" && ! grep -q 'class="math' "$page"; then
-            pass "$c: math is rendered as MathML ($(grep -o '<math' "$page" | wc -l) formulas)"
+        if grep -q 'class="math' "$page" && ! grep -q '<math' "$page" &&
+           grep -q 'src="katex/katex.min.js"' "$page"; then
+            pass "$c: math is left to KaTeX ($(grep -o 'class="math' "$page" | wc -l) formulas)"
         else
-            fail "$c: the chapter.md has math but the page has no MathML, or TeX left over"
+            fail "$c: the chapter.md has math but the page does not load KaTeX" \
+                 "(katex/katex.min.js) for span.math elements, or has MathML"
         fi
     fi
 
@@ -273,8 +288,194 @@ if [ -s "$index" ]; then
             fail "index: no link to $c.html titled '$title'"
         fi
     done
+    # the documents listed as reproduced: exactly those the chapters reproduce,
+    # the document each chapter cites first
+    for md in chapters/[0-9][0-9]-*/chapter.md; do
+        [ -f "$md" ] || continue
+        prose "$md" | sed -E 's/[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]+//g' |
+            { grep -oE '(^|[[ ;-])@[A-Za-z0-9_][A-Za-z0-9_:.-]*' || true; } |
+            awk 'NR == 1 { sub(/^[^@]*@/, ""); sub(/[:.-]+$/, ""); print }'
+    done | sort -u > "$tmp/reproduced"
+    sed -n 's/.*id="ref-\([^"]*\)".*/\1/p' "$index" | sort -u > "$tmp/index-refs"
+    if cmp -s "$tmp/reproduced" "$tmp/index-refs"; then
+        pass "index: lists the documents the chapters reproduce: $(tr '\n' ' ' < "$tmp/reproduced")"
+    else
+        fail "index: lists the documents $(tr '\n' ' ' < "$tmp/index-refs")but the chapters" \
+             "reproduce $(tr '\n' ' ' < "$tmp/reproduced")"
+    fi
 else
     fail "index: $index was not built"
+fi
+
+# ---------------------------------------------------------------------------
+# Figures: small enough to load quickly (gnuplot's SVG of a long curve is
+# thinned by the library; see mbd_plot_svg)
+
+FIG_LIMIT=300000
+n_fig=0
+for fig in "$DOCS"/fig/*.svg; do
+    [ -f "$fig" ] || continue
+    n_fig=$((n_fig + 1))
+    size=$(wc -c < "$fig")
+    if [ "$size" -gt $FIG_LIMIT ]; then
+        fail "figure $fig is $size bytes, more than $FIG_LIMIT"
+    fi
+done
+if [ $n_fig -gt 0 ]; then
+    big=$(wc -c "$DOCS"/fig/*.svg | grep -v ' total$' | sort -n | tail -n 1)
+    pass "figures: $n_fig SVGs checked against $FIG_LIMIT bytes (the largest: ${big# *})"
+fi
+
+# ---------------------------------------------------------------------------
+# KaTeX beside the pages, nothing from the network
+
+katex_ok=1
+for f in katex/katex.min.js katex/katex.min.css; do
+    [ -s "$DOCS/$f" ] || { fail "katex: $DOCS/$f is missing"; katex_ok=0; }
+done
+while IFS= read -r font; do
+    [ -s "$DOCS/katex/$font" ] || { fail "katex: $DOCS/katex/$font is missing"; katex_ok=0; }
+done < <(grep -oE 'fonts/[A-Za-z0-9_-]+\.woff2' "$DOCS/katex/katex.min.css" 2>/dev/null | sort -u)
+[ $katex_ok -eq 1 ] && pass "katex: script, style sheet and fonts are in $DOCS/katex"
+for page in "$DOCS"/*.html; do
+    if grep -qiE '<(script|link|img)[^>]*(src|href)="(https?:)?//' "$page"; then
+        fail "$(basename "$page"): loads something from the network:" \
+             "$(grep -oiE '<(script|link|img)[^>]*(src|href)="(https?:)?//[^"]*"' "$page" | awk 'NR == 1')"
+    fi
+done
+
+# ---------------------------------------------------------------------------
+# Every page in a browser (tests/book/check-page.js)
+
+browser=${CHROMIUM:-}
+if [ -z "$browser" ]; then
+    for b in chromium chromium-browser google-chrome; do
+        if command -v "$b" > /dev/null 2>&1; then
+            browser=$b
+            break
+        fi
+    done
+fi
+
+# A copy of each page beside it (so that katex/, fig/ and style.css resolve
+# as they do for a reader), with the check at the end of its body, and a test
+# page that shows every copy in a frame as wide as a desktop window and in one
+# as wide as a phone, and collects their verdicts; removed when the test ends.
+checked=()
+cleanup_pages() { rm -f ${checked[@]+"${checked[@]}"}; rm -rf "$tmp"; }
+trap cleanup_pages EXIT
+
+if [ -z "$browser" ]; then
+    fail "browser: no headless Chromium to open the pages in (install Debian's chromium;" \
+         "make test does), or set CHROMIUM"
+else
+    widths=(1200 400)
+    driver=$DOCS/.book-check.html
+    cp tests/book/check-page.js "$DOCS/.book-check.js"
+    checked+=("$DOCS/.book-check.js" "$driver")
+    pages=("$index")
+    for dir in chapters/[0-9][0-9]-*/; do
+        [ -s "$DOCS/$(basename "$dir").html" ] && pages+=("$DOCS/$(basename "$dir").html")
+    done
+    # and a page made up here, with what the check must catch: TeX that KaTeX
+    # cannot draw, TeX left as text, a box that cuts its line off and a block
+    # that spills out of the column
+    cat > "$tmp/bad.md" <<'EOF'
+A formula KaTeX cannot draw: $\notacommand{x}$.
+
+```{=html}
+<p>TeX left as text: \alpha.</p>
+<div style="overflow: hidden; width: 10rem"><span style="white-space: nowrap">a line
+far too long for the box that holds it and cuts it off</span></div>
+<pre style="overflow: visible">an output line far wider than the column ......................................................................................</pre>
+```
+EOF
+    bad=$DOCS/.book-check-bad-page.html
+    checked+=("$bad")
+    pandoc --from=markdown --to=html5 --standalone --template=docs/template.html \
+        --katex=katex/ -M pagetitle=bad -o "$tmp/bad.html" "$tmp/bad.md"
+    frames=""
+    for page in "${pages[@]}" "$tmp/bad.html"; do
+        name=$(basename "$page" .html)
+        [ "$page" = "$tmp/bad.html" ] && name="bad-page"
+        copy=$DOCS/.book-check-$name.html
+        sed 's|</body>|<script src=".book-check.js"></script></body>|' "$page" > "$copy"
+        checked+=("$copy")
+        for width in "${widths[@]}"; do
+            frames+="<iframe src=\".book-check-$name.html?width=$width\""
+            frames+=" style=\"width: ${width}px; height: 900px\"></iframe>"$'\n'
+        done
+    done
+    # each frame posts its page's verdict; when all have (or the time is up)
+    # they are written out, a line "PAGE name width" before each page's lines
+    cat > "$driver" <<EOF
+<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>book check</title></head>
+<body>
+<pre id="verdicts"></pre>
+<script>
+var frames = $(( (${#pages[@]} + 1) * ${#widths[@]} )), out = [], got = 0, written = false;
+function write(last) {
+  if (written) return;
+  written = true;
+  out.push(last);
+  document.getElementById('verdicts').textContent = '\n' + out.join('\n') + '\n';
+}
+window.addEventListener('message', function (e) {
+  if (!e.data || !e.data.mbdBookCheck) return;
+  var m = /book-check-(.*)[.]html[?]width=([0-9]+)/.exec(e.data.mbdBookCheck);
+  out.push('PAGE ' + (m ? m[1] + ' ' + m[2] : e.data.mbdBookCheck));
+  out = out.concat(e.data.lines);
+  if (++got === frames) write('ALL DONE');
+});
+setTimeout(function () { write('TIME UP'); }, 60000);
+</script>
+$frames</body></html>
+EOF
+    "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
+        --user-data-dir="$tmp/chromium" --window-size=1300,900 --virtual-time-budget=90000 \
+        --dump-dom "file://$(cd "$DOCS" && pwd)/.book-check.html" 2> "$tmp/chromium.err" |
+        sed -n '/<pre id="verdicts">/,/<\/pre>/p' |
+        sed -e 's/<[^>]*>//g' -e 's/&lt;/</g' -e 's/&gt;/>/g' -e 's/&quot;/"/g' \
+            -e 's/&amp;/\&/g' > "$tmp/verdicts" || true
+    if ! grep -q -e '^ALL DONE' -e '^TIME UP' "$tmp/verdicts"; then
+        fail "browser: $browser did not run the check ($(grep -v -e dbus -e '^$' "$tmp/chromium.err" |
+              tail -n 1))"
+    fi
+    # every page, at every width, must have reported, and passed
+    for page in "${pages[@]}"; do
+        name=$(basename "$page" .html)
+        for width in "${widths[@]}"; do
+            awk -v page="PAGE $name $width" '
+                $0 == page { inside = 1; next }
+                /^(PAGE |ALL DONE|TIME UP)/ { inside = 0 }
+                inside' "$tmp/verdicts" > "$tmp/verdict"
+            if ! grep -qx DONE "$tmp/verdict"; then
+                fail "$name.html at $width px: the page did not report (did it load?)"
+                continue
+            fi
+            while IFS= read -r line; do
+                case $line in
+                PASS\ *) pass "$name.html at $width px: ${line#PASS }" ;;
+                FAIL\ *) fail "$name.html at $width px: ${line#FAIL }" ;;
+                esac
+            done < "$tmp/verdict"
+        done
+    done
+    # the made-up page: every fault found
+    awk '$0 == "PAGE bad-page 1200" { inside = 1; next }
+         /^(PAGE |ALL DONE|TIME UP)/ { inside = 0 }
+         inside' "$tmp/verdicts" > "$tmp/verdict"
+    for needle in "FAIL math: KaTeX cannot draw \"\\notacommand" "FAIL math: raw TeX \"\\alpha\"" \
+                  "FAIL width: cut off: div" "FAIL width: pre" "FAIL width: the page scrolls sideways"; do
+        if grep -qF -- "$needle" "$tmp/verdict"; then
+            pass "browser check: a made-up page's fault is found: $(grep -F -- "$needle" "$tmp/verdict" |
+                  awk 'NR == 1' | cut -c 1-100)"
+        else
+            fail "browser check: a made-up page has a fault the check does not report" \
+                 "('$needle'); it reported: $(tr '\n' ' ' < "$tmp/verdict")"
+        fi
+    done
 fi
 
 # ---------------------------------------------------------------------------

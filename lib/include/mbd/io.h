@@ -99,8 +99,38 @@ typedef struct {
  * and primes (x''), ~, @, & and newlines included, is drawn as written. */
 
 /* Draws the figure into an SVG file with gnuplot. MBD_EEXTERNAL (with
- * gnuplot's first error line in `fail`) if gnuplot is missing or fails. */
+ * gnuplot's first error line in `fail`) if gnuplot is missing or fails.
+ *
+ * A series drawn with lines is thinned first: a point that lies within
+ * MBD_PLOT_THIN_PX pixels of the segment between the points kept around it is
+ * not written (mbd_plot_thin, on the points in pixels: the panel's size over
+ * the range of its axes, that of the data or the one `extra` sets with
+ * "set xrange [a:b]", "set yrange" or "set y2range", on a log axis in
+ * decades).  The points where a series' x and y are least and greatest
+ * are kept, so the axes' autoscaled ranges do not change.  A curve of 10^5
+ * points becomes the few hundred or thousand the eye can tell apart, its
+ * peaks and corners kept, and its SVG stays small.  Series with points
+ * ("points", "linespoints") are written whole, and so are the panels whose
+ * `extra` changes how data map to the screen in ways thinning does not
+ * follow (a log scale, a polar or parametric plot, an origin or a size other
+ * than "set size ratio"). */
 int mbd_plot_svg(const char *path, const mbd_figure *fig, mbd_failure *fail);
+
+/* How far, in pixels of the SVG, a point left out of a line may lie from it. */
+#define MBD_PLOT_THIN_PX 0.1
+
+/* Douglas-Peucker on n points (px[i], py[i]) in pixels: marks with keep[i] =
+ * 1 the points a line through them needs so that no point left out (keep[i] =
+ * 0) is farther than tol from the segment between the kept points on either
+ * side of it.  Kept whatever their distance: the points where px and py are
+ * least and greatest (so that an autoscaled axis ends where it would for the
+ * whole curve), the first and last point of every unbroken run, every point
+ * with a non-finite coordinate (it breaks the line), and the points marked
+ * keep[i] != 0 on entry; every other entry must be 0 on entry.  *nkept (if
+ * nkept is not NULL) gets the number of points kept.  GSL_ENOMEM if its work
+ * space (n/2 + 1 pairs of indices) cannot be allocated. */
+int mbd_plot_thin(size_t n, const double *px, const double *py, double tol, unsigned char *keep,
+                  size_t *nkept);
 
 /* Builds "PREFIX-name.svg" into buf. */
 const char *mbd_plot_path(char *buf, size_t size, const char *prefix, const char *name);
