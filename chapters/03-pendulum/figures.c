@@ -232,3 +232,9 @@ int ch03_write_figures(const char *prefix, ch03_study *S, mbd_failure *fail)
         st = figure_baumgarte(prefix, S, fail);
     return st;
 }
+
+int ch03_program_figures(void *ctx, const char *prefix, mbd_failure *fail)
+{
+    ch03_program *prog = ctx;
+    return ch03_write_figures(prefix, prog->S, fail);
+}

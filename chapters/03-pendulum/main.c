@@ -36,21 +36,9 @@ int main(int argc, char **argv)
 {
     gsl_set_error_handler_off();
 
-    double mu = 1e5, alpha = 20.0, beta = 20.0;
-    int mu_given = 0, alpha_given = 0, beta_given = 0, project = 0, project_given = 0;
-    const mbd_cli_extra extra[] = {
-        {"mu", MBD_ARG_DOUBLE, &mu, "MU", "penalty factor of the penalty methods (default 1e5)",
-         NULL, 0.0, 1e15, 1, 0, &mu_given},
-        {"alpha", MBD_ARG_DOUBLE, &alpha, "A",
-         "Baumgarte velocity weight (default 20, as in the listings)", NULL, 0.0, 1e6, 0, 0,
-         &alpha_given},
-        {"beta", MBD_ARG_DOUBLE, &beta, "B",
-         "Baumgarte position weight in beta^2 C (default 20 as in the listings; the text has 4.4721)",
-         NULL, 0.0, 1e6, 0, 0, &beta_given},
-        {"project", MBD_ARG_FLAG, &project, NULL,
-         "post-step coordinate projection onto C = 0 and C' = 0 (not for index2-penalty, direct)",
-         NULL, 0, 0, 0, 0, &project_given},
-    };
+    mbd_cli_mechanism mech = {.mu = 1e5, .alpha = 20.0, .beta = 20.0};
+    mbd_cli_extra extra[4];
+    mbd_cli_mechanism_options(&mech, 1e15, NULL, extra);
     mbd_cli_choice methods[16], integrators[16];
     size_t nm = mbd_cli_choices(mbd_formulation_method_names, mbd_formulation_method_descriptions,
                                 methods, 16);
@@ -77,6 +65,8 @@ int main(int argc, char **argv)
                  "t_end, dt_out, t_reached, steps, rejected, fevals, corrections, max_C_norm,\n"
                  "max_Cdot_norm, max_energy_error, max_position_error, max_velocity_error, error_x,\n"
                  "error_y, error_x_dot, error_y_dot, max_abs_z, period_exact, status.\n"
+                 "Baumgarte's weights default to the listings' alpha = beta = 20; the text has beta =\n"
+                 "4.4721 (beta^2 = 20). --project does not apply to index2-penalty or direct.\n"
                  "The story uses the document's data whatever the options say.\n"
                  "Figures (--plot PREFIX, from the story's runs): PREFIX-motion.svg, PREFIX-errors.svg,\n"
                  "PREFIX-penalty-factor.svg, PREFIX-baumgarte.svg.",
@@ -93,122 +83,44 @@ int main(int argc, char **argv)
     const char *method = opt.method_given ? opt.method : "penalty";
     const int is_direct = strcmp(method, "direct") == 0;
     const int is_index2 = strcmp(method, "index2-penalty") == 0;
-    if (project && is_direct)
+    if (mech.project && is_direct)
         USAGE("--project: the direct method integrates the angle theta, which has no constraint "
               "to project onto");
-    if (mbd_cli_check_method_options(&spec, method, mu_given, alpha_given, beta_given, project,
-                                     stderr) != GSL_SUCCESS)
+    if (mbd_cli_check_method_options(&spec, method, mech.mu_given, mech.alpha_given,
+                                     mech.beta_given, mech.project, stderr) != GSL_SUCCESS)
         return MBD_EXIT_USAGE;
-    ch03_spec rs;
-    ch03_spec_default(&rs);
-    rs.method = method;
-    rs.mu = mu;
-    rs.alpha = alpha;
-    rs.beta = beta;
-    rs.project = project;
+    ch03_program prog = {.opt = &opt, .asked = opt.integrator_given ? opt.integrator : "ode23"};
+    ch03_spec *rs = &prog.spec;
+    ch03_spec_default(rs);
+    rs->method = method;
+    rs->mu = mech.mu;
+    rs->alpha = mech.alpha;
+    rs->beta = mech.beta;
+    rs->project = mech.project;
     if (opt.t_end_given)
-        rs.t_end = opt.t_end;
+        rs->t_end = opt.t_end;
     if (opt.dt_out_given)
-        rs.dt_out = opt.dt_out;
-    rs.max_violation = opt.max_violation;
-    rs.max_steps = opt.max_steps;
-    rs.max_outputs = opt.max_outputs;
+        rs->dt_out = opt.dt_out;
+    rs->max_violation = opt.max_violation;
+    rs->max_steps = opt.max_steps;
+    rs->max_outputs = opt.max_outputs;
     {
         mbd_cli_common o2 = opt;
         if (is_index2)
             o2.integrator_given = 0;   /* eq. (58) is stiff: msbdf, with --h, --rtol, --atol */
-        st = mbd_cli_integrator(&spec, &o2, is_index2 ? "msbdf" : "ode23", &rs.ode, stderr);
+        st = mbd_cli_integrator(&spec, &o2, is_index2 ? "msbdf" : "ode23", &rs->ode, stderr);
         if (st != GSL_SUCCESS)
             return MBD_EXIT_USAGE;
     }
-    if (mbd_cli_check_run(&spec, &opt, 0.0, rs.t_end, rs.dt_out, &rs.ode, stderr) != GSL_SUCCESS)
+    if (mbd_cli_check_run(&spec, &opt, 0.0, rs->t_end, rs->dt_out, &rs->ode, stderr) != GSL_SUCCESS)
         return MBD_EXIT_USAGE;
 #undef USAGE
-    const int run_mode = opt.method_given || opt.csv || opt.summary || opt.integrator_given
-                         || opt.t_end_given || opt.h_given || opt.dt_out_given || opt.rtol_given
-                         || opt.atol_given || opt.max_violation_given || mu_given || alpha_given
-                         || beta_given || project_given;
-
-    ch03_study *S = ch03_study_alloc();
-    if (S == NULL)
+    prog.S = ch03_study_alloc();
+    if (prog.S == NULL)
         return MBD_EXIT_NUMERICAL;
-    mbd_failure fail;
-    mbd_failure_clear(&fail);
-    int exit_code = MBD_EXIT_OK;
-    mbd_history h;
-    mbd_history_init(&h);
-
-    if (opt.bench) {
-        st = ch03_bench(opt.bench, S);
-        if (st != GSL_SUCCESS) {
-            mbd_failure_set(&fail, st, NAN, "a benchmark case failed: %s", mbd_strerror(st));
-            goto failed;
-        }
-        goto done;
-    }
-
-    /* figures first: a bad --plot path must not leave a story half printed */
-    if (opt.plot) {
-        st = ch03_write_figures(opt.plot, S, &fail);
-        if (st != GSL_SUCCESS)
-            goto failed;
-    }
-    if (run_mode) {
-        ch03_pendulum p;
-        ch03_pendulum_document(&p);
-        ch03_exact e;
-        ch03_exact_init(&p, &e);
-        ch03_result r;
-        const char *asked = opt.integrator_given ? opt.integrator : "ode23";
-        st = ch03_run(&p, &rs, &h, &r);
-        if (st != GSL_SUCCESS) {
-            mbd_failure_set(&fail, st, NAN, "the run could not be set up (%s)", mbd_strerror(st));
-            goto failed;
-        }
-        if (is_index2 && strcmp(asked, "msbdf") != 0) {
-            r.forced_msbdf = 1;
-            rs.ode.name = asked;   /* for the report: what was asked for */
-        }
-        if (opt.csv) {
-            if (r.forced_msbdf && strcmp(opt.csv, "-") != 0)
-                fprintf(stderr, PROGRAM ": note: index2-penalty is stiff (eq. 58): integrated with "
-                                "msbdf, not %s\n", asked);
-            int sc = mbd_history_csv(&h, opt.csv, ch03_names, 1, &fail);
-            if (sc != GSL_SUCCESS) {
-                st = sc;
-                goto failed;
-            }
-        }
-        /* a failed run is reported by its own cause, whatever else went wrong */
-        int sum_st = GSL_SUCCESS;
-        if (opt.summary)
-            sum_st = ch03_write_summary(stdout, &rs, &r, &e);
-        if (!opt.csv && !opt.summary)
-            ch03_write_report(stdout, &rs, &r, &h, &p, &e, opt.no_timing);
-        if (r.status != GSL_SUCCESS) {
-            fail = r.fail;
-            goto failed;
-        }
-        if (sum_st != GSL_SUCCESS) {
-            mbd_failure_set(&fail, sum_st, r.stats.run.t_reached,
-                            "a summary value is not finite");
-            goto failed;
-        }
-    } else {
-        st = ch03_story(stdout, S, opt.no_timing);
-        if (st != GSL_SUCCESS) {
-            mbd_failure_set(&fail, st, NAN, "the story failed: %s", mbd_strerror(st));
-            goto failed;
-        }
-    }
-    goto done;
-
-failed:
-    fflush(stdout);
-    mbd_report_failure(stderr, PROGRAM, &fail);
-    exit_code = mbd_cli_exit_status(fail.status);
-done:
-    mbd_history_free(&h);
-    ch03_study_free(S);
+    const mbd_cli_program program = {PROGRAM, &prog, ch03_program_bench, ch03_program_figures,
+                                     ch03_program_run, ch03_program_story};
+    const int exit_code = mbd_cli_dispatch(&program, &opt);
+    ch03_study_free(prog.S);
     return exit_code;
 }

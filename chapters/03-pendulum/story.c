@@ -11,6 +11,7 @@
 #include "mbd/cli.h"
 #include "mbd/formulation.h"
 #include "mbd/io.h"
+#include "mbd/study.h"
 #include "study.h"
 
 #define PROGRAM "ch03-pendulum"
@@ -597,4 +598,80 @@ int ch03_bench(long repeats, ch03_study *S)
     }
     bench_case b = {&p, {0}, S};
     return mbd_cli_bench(stdout, PROGRAM, "story", "", repeats, bench_story, &b);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The program's parts (main.c dispatches to them)                          */
+
+typedef struct {
+    const ch03_program *prog;
+    const ch03_result *r;
+    const ch03_exact *e;
+    const mbd_history *h;
+    const ch03_pendulum *p;
+} one_run;
+
+static int summary_of(void *ctx, FILE *out)
+{
+    const one_run *o = ctx;
+    return ch03_write_summary(out, &o->prog->spec, o->r, o->e);
+}
+
+static int report_of(void *ctx, FILE *out)
+{
+    const one_run *o = ctx;
+    ch03_write_report(out, &o->prog->spec, o->r, o->h, o->p, o->e, o->prog->opt->no_timing);
+    return GSL_SUCCESS;
+}
+
+int ch03_program_run(void *ctx, mbd_failure *fail)
+{
+    ch03_program *prog = ctx;
+    const mbd_cli_common *opt = prog->opt;
+    ch03_pendulum p;
+    ch03_pendulum_document(&p);
+    ch03_exact e;
+    ch03_exact_init(&p, &e);
+    ch03_result r;
+    mbd_history h;
+    mbd_history_init(&h);
+    int st = ch03_run(&p, &prog->spec, &h, &r);
+    if (st != GSL_SUCCESS) {
+        mbd_failure_set(fail, st, NAN, "the run could not be set up (%s)", mbd_strerror(st));
+        mbd_history_free(&h);
+        return st;
+    }
+    /* main.c gave index2-penalty msbdf already; the run says what replaced what */
+    if (strcmp(prog->spec.method, "index2-penalty") == 0 && strcmp(prog->asked, "msbdf") != 0)
+        r.forced_msbdf = 1;
+    if (r.forced_msbdf) {
+        if (opt->csv && strcmp(opt->csv, "-") != 0)
+            fprintf(stderr, PROGRAM ": note: index2-penalty is stiff (eq. 58): integrated with "
+                            "msbdf, not %s\n", prog->asked);
+        prog->spec.ode.name = prog->asked;   /* for the report: what was asked for */
+    }
+    one_run o = {prog, &r, &e, &h, &p};
+    mbd_study_result res = {.status = r.status, .fail = r.fail, .stats = r.stats};
+    st = mbd_study_write(&res, &h, opt->csv, ch03_names, 1, opt->summary, summary_of, report_of,
+                         &o, fail);
+    mbd_history_free(&h);
+    return st;
+}
+
+int ch03_program_bench(void *ctx, long repeats, mbd_failure *fail)
+{
+    ch03_program *prog = ctx;
+    int st = ch03_bench(repeats, prog->S);
+    if (st != GSL_SUCCESS)
+        mbd_failure_set(fail, st, NAN, "a benchmark case failed: %s", mbd_strerror(st));
+    return st;
+}
+
+int ch03_program_story(void *ctx, FILE *out, int no_timing, mbd_failure *fail)
+{
+    ch03_program *prog = ctx;
+    int st = ch03_story(out, prog->S, no_timing);
+    if (st != GSL_SUCCESS)
+        mbd_failure_set(fail, st, NAN, "the story failed: %s", mbd_strerror(st));
+    return st;
 }

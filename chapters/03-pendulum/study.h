@@ -13,6 +13,7 @@
 #include "mbd/simulate.h"
 #include <stdio.h>
 
+#include "mbd/cli.h"
 #include "mbd/io.h"
 #include "model.h"
 #include "reference.h"
@@ -152,6 +153,19 @@ void ch03_spec_for(ch03_spec *s, const char *method, const char *integrator, dou
 int ch03_compute(ch03_study *S);
 ch03_study *ch03_study_alloc(void);
 void ch03_study_free(ch03_study *S);
+
+/* The program (main.c reads the options into it; mbd_cli_dispatch calls the
+ * parts below). */
+typedef struct {
+    const mbd_cli_common *opt;
+    ch03_spec spec;              /* one run's */
+    const char *asked;           /* the integrator asked for (index2-penalty runs msbdf) */
+    ch03_study *S;               /* the story's computations */
+} ch03_program;
+int ch03_program_bench(void *prog, long repeats, mbd_failure *fail);
+int ch03_program_figures(void *prog, const char *prefix, mbd_failure *fail);
+int ch03_program_run(void *prog, mbd_failure *fail);
+int ch03_program_story(void *prog, FILE *out, int no_timing, mbd_failure *fail);
 
 /* The story (story.c) and the figures (figures.c). */
 int ch03_story(FILE *out, ch03_study *S, int no_timing);
