@@ -7,7 +7,8 @@
 
 #include <gsl/gsl_errno.h>
 
-#include "bar.h"
+#include "model.h"
+#include "reference.h"
 #include "check.h"
 
 /* printed in the document: K_c / 10^8 and Q (mm) */

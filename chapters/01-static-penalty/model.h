@@ -1,6 +1,6 @@
-/* chapters/01-static-penalty/bar.h -- the rigid bar on two rods (document 000,
- * Sec. 1.2.6, Fig. 1) and the three ways the chapter solves it: the penalty
- * approach, Lagrange multipliers, and the rigid-bar closed form.
+/* chapters/01-static-penalty/model.h -- the rigid bar on two rods (document 000,
+ * Sec. 1.2.6, Fig. 1) and the penalty approach to it (the exact answers it is
+ * measured against are in reference.h).
  *
  * Degrees of freedom (mm), in the document's order:
  *   Q1  top of rod 1 (attached to the bar 2 m from its hinge)
@@ -9,8 +9,8 @@
  *   Q4  bottom of rod 2 (on the wall)
  *   Q5  the tip of the bar, 6 m from the hinge, where the load P acts
  */
-#ifndef CH01_BAR_H
-#define CH01_BAR_H
+#ifndef CH01_MODEL_H
+#define CH01_MODEL_H
 
 #include <gsl/gsl_matrix.h>
 #include <gsl/gsl_vector.h>
@@ -60,22 +60,6 @@ int ch01_solve_spd(const gsl_matrix *Kc, const gsl_vector *Fc, gsl_matrix *work,
 
 /* The 2-norm condition number sigma_max / sigma_min of a square matrix. */
 double ch01_cond2(const gsl_matrix *A);
-
-/* The exact solution by Lagrange multipliers: the saddle-point system
- *     [ K  A^T ] [ Q      ]   [ F ]
- *     [ A  0   ] [ lambda ] = [ b ]
- * with A = [B; wall rows], b = [beta0; 0]; lambda (4) are the constraint
- * forces with the sign of  K Q + A^T lambda = F. */
-int ch01_lagrange(const gsl_matrix *K, const gsl_vector *F, const gsl_matrix *B,
-                  const gsl_vector *beta0, const gsl_vector *fixed, gsl_vector *Q,
-                  gsl_vector *lambda);
-
-/* The rigid-bar closed form: the bar turns by theta (mm of displacement per m
- * of length) with  r1^2 k1 theta + r2 k2 (r2 theta + beta0_2) = r5 P  (moments
- * about the hinge), so Q1 = r1 theta + beta0_1, Q2 = r2 theta + beta0_2,
- * Q3 = Q4 = 0, Q5 = r5 theta. Exact for beta0_1 = 0; with beta0_1 != 0 the
- * first term uses (r1 theta + beta0_1). */
-void ch01_closed_form(const ch01_bar *b, gsl_vector *Q);
 
 /* Relative error ||Q - Q_exact||_2 / ||Q_exact||_2. */
 double ch01_rel_error(const gsl_vector *Q, const gsl_vector *Qexact);
