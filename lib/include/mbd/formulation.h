@@ -35,6 +35,17 @@
  * index-2 penalty, whose y = [q; v] carries a velocity v that is not dq/dt.
  * mbd_formulation_unpack() always gives the kinematic velocity q'.
  *
+ * Inside, a formulation is a table of operations (lib/src/formulation_impl.h)
+ * over one workspace: the size of its state, pack (q, q') -> y and unpack
+ * y -> (q, q'), accelerations and multipliers when the state is [q; q'],
+ * its right-hand side otherwise, the condition number of the matrix it solves
+ * with, an optional post-step (a basis update, a repartition), and whether a
+ * post-step correction of (q, q') applies to its state. Each kind is one file
+ * (formulation_projection.c, _penalty.c, _alternate.c, _index2.c); the linear
+ * algebra of the constraints is the constraint solver's (constraints.h). A
+ * new kind (embedding's independent coordinates, null-space speeds) is a new
+ * file with its table and a line in the method table of formulation.c.
+ *
  * A workspace is allocated once for a system and holds every matrix a
  * right-hand side needs; an evaluation allocates nothing. On failure (a mass
  * matrix or Schur complement that is not positive definite, a model callback
