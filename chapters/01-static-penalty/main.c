@@ -54,10 +54,8 @@ int main(int argc, char **argv)
     mbd_cli_common opt;
     mbd_cli_defaults(&opt);
     int st = mbd_cli_parse(&spec, argc, argv, &opt, stdout, stderr);
-    if (st == MBD_CLI_DONE)
-        return MBD_EXIT_OK;
     if (st != GSL_SUCCESS)
-        return MBD_EXIT_USAGE;
+        return mbd_cli_parse_exit(st);
 
     ch01_program prog = {.opt = &opt, .beta0_story = beta0_given ? beta0 : 0.5};
     ch01_problem *p = &prog.p;

@@ -74,10 +74,8 @@ int main(int argc, char **argv)
     mbd_cli_common opt;
     mbd_cli_defaults(&opt);
     int st = mbd_cli_parse(&spec, argc, argv, &opt, stdout, stderr);
-    if (st == MBD_CLI_DONE)
-        return MBD_EXIT_OK;
     if (st != GSL_SUCCESS)
-        return MBD_EXIT_USAGE;
+        return mbd_cli_parse_exit(st);
 
 #define USAGE(...) return mbd_cli_exit_status(mbd_cli_usage_error(&spec, stderr, __VA_ARGS__))
     const char *method = opt.method_given ? opt.method : "penalty";

@@ -12,15 +12,7 @@
 
 void ch03_spec_default(ch03_spec *s)
 {
-    memset(s, 0, sizeof *s);
-    s->method = "penalty";
-    mbd_ode_preset("ode23", &s->ode);
-    s->mu = 1e5;
-    s->alpha = 20.0;
-    s->beta = 20.0;
-    s->t_end = 5.0;
-    s->dt_out = 1e-4;
-    s->max_violation = 1.0;
+    mbd_study_spec_init(s, "penalty", 5.0, 1e-4);
 }
 
 int ch03_method_known(const char *method)
@@ -72,22 +64,12 @@ int ch03_run(const ch03_pendulum *p, const ch03_spec *spec, mbd_history *hist, c
     } else {
         /* the library's method run: eq. (58) is stiff (rates ~ mu |C_q|^2)
          * and runs with an implicit BDF; its state (q, v) is not projected */
-        mbd_study_spec ss;
-        mbd_study_spec_init(&ss, spec->method, spec->t_end, spec->dt_out);
-        ss.ode = ode;
-        ss.mu = spec->mu;
-        ss.alpha = spec->alpha;
-        ss.beta = spec->beta;
-        ss.project = spec->project;
-        ss.max_violation = spec->max_violation;
-        ss.max_steps = spec->max_steps;
-        ss.max_outputs = spec->max_outputs;
         mbd_system sys;
         ch03_system(p, &sys);
         double q0[CH03_N], qd0[CH03_N];
         ch03_initial(p, q0, qd0);
         mbd_study_result res;
-        st = mbd_study_run(&sys, &ss, q0, qd0, h, &res);
+        st = mbd_study_run(&sys, spec, q0, qd0, h, &res);
         if (st != GSL_SUCCESS) {
             mbd_history_free(&local);
             return st;

@@ -11,6 +11,7 @@
 #define CH03_STUDY_H
 
 #include "mbd/simulate.h"
+#include "mbd/study.h"
 #include <stdio.h>
 
 #include "mbd/cli.h"
@@ -18,16 +19,9 @@
 #include "model.h"
 #include "reference.h"
 
-typedef struct {
-    const char *method;      /* a formulation name, or "direct" */
-    mbd_ode_params ode;      /* the integrator (index2-penalty: replaced by msbdf) */
-    double mu, alpha, beta;  /* penalty factor, Baumgarte weights */
-    int project;             /* post-step coordinate projection (correction.h) */
-    double t_end, dt_out;
-    double max_violation;    /* > 0: stop when |C| exceeds it */
-    long max_steps;          /* the run's limits (mbd_sim_params): 0 for the library's */
-    long max_outputs;
-} ch03_spec;
+/* A run of the chapter: the library's method-run spec (study.h), whose
+ * method may also be "direct". */
+typedef mbd_study_spec ch03_spec;
 
 /* The document's defaults: penalty, ode23, mu = 1e5, alpha = beta = 20,
  * t_end = 5 s, dt_out = 1e-4 s (Table 2), max_violation 1. */

@@ -79,10 +79,8 @@ int main(int argc, char **argv)
     mbd_cli_common opt;
     mbd_cli_defaults(&opt);
     int st = mbd_cli_parse(&spec, argc, argv, &opt, stdout, stderr);
-    if (st == MBD_CLI_DONE)
-        return MBD_EXIT_OK;
     if (st != GSL_SUCCESS)
-        return MBD_EXIT_USAGE;
+        return mbd_cli_parse_exit(st);
 
     /* one run: its spec from the options, checked before anything runs */
     ch04_program prog = {.opt = &opt};

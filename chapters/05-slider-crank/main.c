@@ -100,40 +100,38 @@ int main(int argc, char **argv)
     opt.t_end = T_DOC;
     opt.dt_out = 1e-4;
     int st = mbd_cli_parse(&spec_cli, argc, argv, &opt, stdout, stderr);
-    if (st == MBD_CLI_DONE)
-        return MBD_EXIT_OK;
     if (st != GSL_SUCCESS)
-        return MBD_EXIT_USAGE;
+        return mbd_cli_parse_exit(st);
 
     /* one run: its spec from the options, checked before anything runs */
     ch05_program prog = {.opt = &opt};
     ch05_spec *spec = &prog.spec;
     ch05_spec_document(spec);
-    spec->method = opt.method_given ? opt.method : "penalty-baumgarte";
-    if (mbd_cli_check_method_options(&spec_cli, spec->method, mech.mu_given, mech.alpha_given,
+    spec->run.method = opt.method_given ? opt.method : "penalty-baumgarte";
+    if (mbd_cli_check_method_options(&spec_cli, spec->run.method, mech.mu_given, mech.alpha_given,
                                      mech.beta_given, mech.project, stderr) != GSL_SUCCESS
-        || mbd_cli_integrator(&spec_cli, &opt, "ode23", &spec->ode, stderr) != GSL_SUCCESS)
+        || mbd_cli_integrator(&spec_cli, &opt, "ode23", &spec->run.ode, stderr) != GSL_SUCCESS)
         return MBD_EXIT_USAGE;
     /* the index-2 penalty is stiff: it runs with msbdf whatever --integrator says
      * (as in chapter 03) */
     mbd_formulation_params fp = {0};
-    const char *asked = spec->ode.name;
-    if (opt.run_options && !mech.project && mbd_formulation_method(spec->method, &fp) == GSL_SUCCESS
-        && mbd_formulation_stiff_integrator(&fp, &spec->ode))
+    const char *asked = spec->run.ode.name;
+    if (opt.run_options && !mech.project && mbd_formulation_method(spec->run.method, &fp) == GSL_SUCCESS
+        && mbd_formulation_stiff_integrator(&fp, &spec->run.ode))
         fprintf(stderr, "%s: %s is stiff (rates ~ mu |C_q|^2): msbdf replaces %s\n", PROGRAM,
-                spec->method, asked);
+                spec->run.method, asked);
     spec->mass = strcmp(mass, "consistent") == 0 ? CH05_MASS_CONSISTENT : CH05_MASS_DOCUMENT;
-    spec->mu = mech.mu;
-    spec->alpha = mech.alpha;
-    spec->beta = mech.beta;
-    spec->project = mech.project;
-    spec->t_end = opt.t_end;
-    spec->dt_out = opt.dt_out;
-    spec->max_violation = opt.max_violation;
-    spec->record_condition = 1;
-    spec->max_steps = opt.max_steps;
-    spec->max_outputs = opt.max_outputs;
-    if (mbd_cli_check_run(&spec_cli, &opt, 0.0, spec->t_end, spec->dt_out, &spec->ode, stderr)
+    spec->run.mu = mech.mu;
+    spec->run.alpha = mech.alpha;
+    spec->run.beta = mech.beta;
+    spec->run.project = mech.project;
+    spec->run.t_end = opt.t_end;
+    spec->run.dt_out = opt.dt_out;
+    spec->run.max_violation = opt.max_violation;
+    spec->run.record_condition = 1;
+    spec->run.max_steps = opt.max_steps;
+    spec->run.max_outputs = opt.max_outputs;
+    if (mbd_cli_check_run(&spec_cli, &opt, 0.0, spec->run.t_end, spec->run.dt_out, &spec->run.ode, stderr)
         != GSL_SUCCESS)
         return MBD_EXIT_USAGE;
 

@@ -553,13 +553,13 @@ static int write_summary(FILE *out, const ch05_spec *spec, const ch05_run *r)
 {
     int st = GSL_SUCCESS;
     st |= mbd_summary_string(out, "mass", ch05_mass_name(spec->mass));
-    st |= mbd_summary_string(out, "method", spec->method);
-    st |= mbd_summary_string(out, "integrator", spec->ode.name);
-    st |= mbd_summary_long(out, "project", spec->project);
-    st |= mbd_summary_double(out, "mu", spec->mu);
-    st |= mbd_summary_double(out, "alpha", spec->alpha);
-    st |= mbd_summary_double(out, "beta", spec->beta);
-    st |= mbd_summary_double(out, "t_end", spec->t_end);
+    st |= mbd_summary_string(out, "method", spec->run.method);
+    st |= mbd_summary_string(out, "integrator", spec->run.ode.name);
+    st |= mbd_summary_long(out, "project", spec->run.project);
+    st |= mbd_summary_double(out, "mu", spec->run.mu);
+    st |= mbd_summary_double(out, "alpha", spec->run.alpha);
+    st |= mbd_summary_double(out, "beta", spec->run.beta);
+    st |= mbd_summary_double(out, "t_end", spec->run.t_end);
     st |= mbd_summary_double(out, "t_reached", r->stats.run.t_reached);
     st |= mbd_summary_long(out, "steps", r->stats.run.ode.steps);
     st |= mbd_summary_long(out, "rejected", r->stats.run.ode.rejected);
@@ -609,7 +609,7 @@ int ch05_program_run(void *ctx, mbd_failure *fail)
     }
     if (opt->plot) {
         char path[1024], title[256];
-        snprintf(title, sizeof title, "%s, %s, %s mass matrix", spec->method, spec->ode.name,
+        snprintf(title, sizeof title, "%s, %s, %s mass matrix", spec->run.method, spec->run.ode.name,
                  ch05_mass_name(spec->mass));
         st = ch05_motion_figure(mbd_plot_path(path, sizeof path, opt->plot, "motion"), title, &run,
                                 fail);
@@ -727,8 +727,8 @@ int ch05_run_benchmarks(long repeats)
     int st = GSL_SUCCESS;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0] && st == GSL_SUCCESS; i++) {
         ch05_spec_document(&b->spec);
-        b->spec.method = cases[i].method;
-        mbd_ode_preset(cases[i].integrator, &b->spec.ode);
+        b->spec.run.method = cases[i].method;
+        mbd_ode_preset(cases[i].integrator, &b->spec.run.ode);
         char name[64];
         snprintf(name, sizeof name, "document-1.8s-%s", cases[i].integrator);
         st = mbd_cli_bench(stdout, PROGRAM, name, cases[i].method, repeats, bench_simulation, b);

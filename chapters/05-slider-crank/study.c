@@ -12,14 +12,8 @@
 
 void ch05_spec_document(ch05_spec *s)
 {
-    *s = (ch05_spec){
-        .method = "penalty-baumgarte",
-        .mass = CH05_MASS_DOCUMENT,
-        .mu = 1e5, .alpha = 20.0, .beta = 20.0,
-        .project = 0,
-        .t_end = 1.8, .dt_out = 1e-4, .max_violation = 1.0,
-    };
-    mbd_ode_preset("ode23", &s->ode);
+    mbd_study_spec_init(&s->run, "penalty-baumgarte", 1.8, 1e-4);
+    s->mass = CH05_MASS_DOCUMENT;
 }
 
 const char *ch05_branch_name(ch05_branch b)
@@ -158,24 +152,15 @@ int ch05_run_spec(ch05_run *r, const ch05_spec *spec, ch05_reference *ref)
     r->model.probe = &r->probe;
     ch05_system(&r->model, &r->sys);
 
-    mbd_formulation_params fp = {.mu = spec->mu, .alpha = spec->alpha, .beta = spec->beta};
-    int st = mbd_formulation_method(spec->method, &fp);
+    mbd_formulation_params fp = {.mu = spec->run.mu, .alpha = spec->run.alpha, .beta = spec->run.beta};
+    int st = mbd_formulation_method(spec->run.method, &fp);
     if (st != GSL_SUCCESS)
-        return mbd_failure_set(&r->fail, MBD_EINPUT, NAN, "unknown method '%s'", spec->method);
+        return mbd_failure_set(&r->fail, MBD_EINPUT, NAN, "unknown method '%s'", spec->run.method);
 
     /* the library's method run (study.h) */
     double q0[3], qd0[3];
     ch05_initial(&r->model, q0, qd0);
-    mbd_study_spec ss;
-    mbd_study_spec_init(&ss, spec->method, spec->t_end, spec->dt_out);
-    ss.ode = spec->ode;
-    ss.mu = spec->mu;
-    ss.alpha = spec->alpha;
-    ss.beta = spec->beta;
-    ss.project = spec->project;
-    ss.max_violation = spec->max_violation;
-    ss.max_steps = spec->max_steps;
-    ss.max_outputs = spec->max_outputs;
+    mbd_study_spec ss = spec->run;
     ss.record_condition = 0;   /* measured below, without the probe watching */
     mbd_study_result res;
     st = mbd_study_run(&r->sys, &ss, q0, qd0, &r->hist, &res);
@@ -210,7 +195,7 @@ int ch05_run_spec(ch05_run *r, const ch05_spec *spec, ch05_reference *ref)
             }
         }
     }
-    if (spec->record_condition) {
+    if (spec->run.record_condition) {
         st = own_condition(r, &fp);
         if (st != GSL_SUCCESS)
             return st;
@@ -226,8 +211,8 @@ int ch05_run_spec(ch05_run *r, const ch05_spec *spec, ch05_reference *ref)
         ch05_reference_free(ref);
         st = ch05_reference_init(ref, &r->model, spec->mass);
     }
-    if (st == GSL_SUCCESS && spec->dt_out > 0)
-        st = ch05_reference_tabulate(ref, spec->dt_out, spec->t_end);
+    if (st == GSL_SUCCESS && spec->run.dt_out > 0)
+        st = ch05_reference_tabulate(ref, spec->run.dt_out, spec->run.t_end);
     if (st == GSL_SUCCESS)
         st = ch05_reference_fold(ref, &r->fold_reference);
     if (st == GSL_EMAXITER)
@@ -246,12 +231,12 @@ int ch05_run_one(ch05_study *s, ch05_run *r, const char *method, const char *int
 {
     ch05_spec spec;
     ch05_spec_document(&spec);
-    spec.method = method;
+    spec.run.method = method;
     spec.mass = mass;
-    spec.t_end = t_end;
-    spec.project = project;
-    spec.record_condition = 1;
-    if (mbd_ode_preset(integrator, &spec.ode) != GSL_SUCCESS)
+    spec.run.t_end = t_end;
+    spec.run.project = project;
+    spec.run.record_condition = 1;
+    if (mbd_ode_preset(integrator, &spec.run.ode) != GSL_SUCCESS)
         return MBD_EINPUT;
     return ch05_run_spec(r, &spec, &s->ref[mass]);   /* the story's references, reused */
 }

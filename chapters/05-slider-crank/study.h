@@ -9,6 +9,7 @@
 
 #include "mbd/cli.h"
 #include "mbd/simulate.h"
+#include "mbd/study.h"
 #include "reference.h"
 #include "model.h"
 
@@ -16,14 +17,10 @@
 #define CH05_APPROACH 0.05
 
 typedef struct {
-    const char *method;          /* a library method name (formulation.h) */
-    mbd_ode_params ode;          /* the integrator */
-    ch05_mass_kind mass;
-    double mu, alpha, beta;
-    int project;                 /* post-step projection (correction.h) */
-    double t_end, dt_out, max_violation;
-    int record_condition;        /* measure the condition number of the formulation's own matrix */
-    long max_steps, max_outputs; /* the run's limits (mbd_sim_params): 0 for the library's */
+    mbd_study_spec run;          /* the library's method run (study.h); its record_condition
+                                    here measures the condition number of the formulation's
+                                    own matrix at the outputs (runs.c does it) */
+    ch05_mass_kind mass;         /* which mass matrix drives the motion */
 } ch05_spec;
 
 /* The document's run: penalty-baumgarte, ode23, the document's mass matrix,

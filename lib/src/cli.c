@@ -228,6 +228,11 @@ static int usage_error(const mbd_cli_spec *spec, FILE *err, const char *fmt, con
     return MBD_EUSAGE;
 }
 
+int mbd_cli_parse_exit(int st)
+{
+    return st == MBD_CLI_DONE ? MBD_EXIT_OK : MBD_EXIT_USAGE;
+}
+
 int mbd_cli_usage_error(const mbd_cli_spec *spec, FILE *err, const char *fmt, ...)
 {
     va_list ap;

@@ -139,6 +139,11 @@ typedef struct {
 int mbd_cli_parse(const mbd_cli_spec *spec, int argc, char **argv, mbd_cli_common *out,
                   FILE *out_stream, FILE *err_stream);
 
+/* The exit status after mbd_cli_parse returned st other than GSL_SUCCESS: 0
+ * when it answered --help, --version or --list (MBD_CLI_DONE), 2 for bad
+ * usage. Every main: if (st != GSL_SUCCESS) return mbd_cli_parse_exit(st); */
+int mbd_cli_parse_exit(int st);
+
 /* Says a usage error the way the parser does: "program: MESSAGE" and a line
  * pointing to --help, on `err`. Returns MBD_EUSAGE. For the checks a chapter
  * makes itself (options that do not go together). */
