@@ -14,6 +14,8 @@
  * results as key = value lines. --summary alone gives every scheme's order
  * and stability limit.
  */
+#include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -380,7 +382,7 @@ static int compute_energy(study *s)
         }
         energy_ctx c = {r, &pr, 0, 0, 0};
         ch02_result res;
-        int st = ch02_solve(&p, &pr, T_ENERGY, 0.0, energy_output, &c, &res);
+        int st = ch02_solve(&p, &pr, T_ENERGY, 0.0, NULL, energy_output, &c, &res);
         if (st != GSL_SUCCESS)
             return st;
         r->ratio_end = ch02_energy(&pr, res.y) / c.E0;
@@ -477,11 +479,11 @@ static int compute_steps(study *s)
             r->p.name = rows[i].label;
         }
         step_ctx c = {r, &r->r};
-        r->status = ch02_solve(&r->p, &pr, T_STEP, 0.0, step_output, &c, &r->r);
+        r->status = ch02_solve(&r->p, &pr, T_STEP, 0.0, NULL, step_output, &c, &r->r);
         if (r->status != GSL_SUCCESS)
             return r->status;
         ch02_result rs;
-        int st = ch02_solve(&r->p, &smooth, T_STEP, 0.0, NULL, NULL, &rs);
+        int st = ch02_solve(&r->p, &smooth, T_STEP, 0.0, NULL, NULL, NULL, &rs);
         if (st != GSL_SUCCESS)
             return st;
         r->smooth_steps = rs.stats.ode.steps;
@@ -739,9 +741,9 @@ static int step3(FILE *out)
         params_of("euler", 4, 1, 1, h, &pe);
         params_of("implicit-euler", 4, 1, 1, h, &pi);
         ch02_result re, ri;
-        int st = ch02_solve(&pe, &pr, N * h, 0.0, NULL, NULL, &re);
+        int st = ch02_solve(&pe, &pr, N * h, 0.0, NULL, NULL, NULL, &re);
         if (st == GSL_SUCCESS)
-            st = ch02_solve(&pi, &pr, N * h, 0.0, NULL, NULL, &ri);
+            st = ch02_solve(&pi, &pr, N * h, 0.0, NULL, NULL, NULL, &ri);
         if (st != GSL_SUCCESS)
             return st;
         const double cf = pow(1 - x, N), cfi = pow(1 + x, -N);
@@ -784,8 +786,8 @@ static int step4(FILE *out)
         pf.fixed_point = 1;
         params_of("implicit-euler", 4, 1, 1, hh, &pn);
         ch02_result rf, rn;
-        int sf = ch02_solve(&pf, &pr, 2.0, 0.0, NULL, NULL, &rf);
-        int sn = ch02_solve(&pn, &pr, 2.0, 0.0, NULL, NULL, &rn);
+        int sf = ch02_solve(&pf, &pr, 2.0, 0.0, NULL, NULL, NULL, &rf);
+        int sn = ch02_solve(&pn, &pr, 2.0, 0.0, NULL, NULL, NULL, &rn);
         if (sn != GSL_SUCCESS)
             return sn;
         mbd_table_cell(t, "%g", xs[i]);
@@ -969,7 +971,7 @@ static int step9(FILE *out, study *s)
         mbd_ode_params p;
         params_of("rk4", 4, 1, 1, hs[i], &p);
         ch02_result r;
-        int st = ch02_solve(&p, &pr, T_STEP, 0.0, NULL, NULL, &r);
+        int st = ch02_solve(&p, &pr, T_STEP, 0.0, NULL, NULL, NULL, &r);
         mbd_table_cell(tf, "%g", hs[i]);
         mbd_table_cell(tf, "%g", hs[i] * CH02_TRANSIENT_RATE);
         mbd_table_cell(tf, "%ld", r.stats.ode.steps);
@@ -1260,11 +1262,6 @@ static int figure_stability(const char *prefix, study *s, mbd_failure *fail)
     static const char *const titles[4] = {
         "Runge-Kutta: |R(z)| = 1", "Adams-Bashforth", "Adams-Moulton (stable outside its curve: implicit Euler)",
         "Predictor-corrector P(EC)^m E"};
-    static const char *const ranges[4] = {
-        "set xrange [-5:1.5]\nset yrange [-3.6:6]",
-        "set xrange [-2.2:0.6]\nset yrange [-1.1:1.6]",
-        "set xrange [-7:3]\nset yrange [-3.5:6.5]",
-        "set xrange [-3:1.2]\nset yrange [-2.4:4.4]"};
     double *buf = malloc(2 * 4 * 6 * CAP * sizeof *buf);
     if (buf == NULL)
         return mbd_failure_set(fail, GSL_ENOMEM, NAN, "out of memory");
@@ -1273,6 +1270,9 @@ static int figure_stability(const char *prefix, study *s, mbd_failure *fail)
     char extra[4][256];
     size_t used = 0;
     for (int g = 0; g < 4; g++) {
+        /* the window holds every bounded curve whole (a curve cut at |z| = zmax,
+         * the trapezoid's imaginary axis, runs off it) and the origin */
+        double box[4] = {0.0, 0.0, 0.0, 0.0};
         for (size_t i = 0; i < counts[g]; i++) {
             ch02_charpoly cp;
             double *re = buf + used, *im = buf + used + CAP;
@@ -1281,10 +1281,14 @@ static int figure_stability(const char *prefix, study *s, mbd_failure *fail)
                 n = ch02_boundary_locus(&cp, NT, zmax[g], re, im, CAP);
             used += 2 * CAP;
             series[g][i] = (mbd_series){groups[g][i].label, re, im, n, "lines", 0};
+            ch02_locus_window(re, im, n, zmax[g], box);
         }
+        /* a margin, and the legend below the panel, where it hides no curve */
+        const double pad = 0.06 * fmax(box[1] - box[0], box[3] - box[2]);
         snprintf(extra[g], sizeof extra[g],
-                 "%s\nset size ratio -1\nset xzeroaxis lt -1\nset yzeroaxis lt -1\n"
-                 "set key top left box opaque font ',10'", ranges[g]);
+                 "set xrange [%.4g:%.4g]\nset yrange [%.4g:%.4g]\nset size ratio -1\n"
+                 "set xzeroaxis lt -1\nset yzeroaxis lt -1\nset key below font ',10'",
+                 box[0] - pad, box[1] + pad, box[2] - pad, box[3] + pad);
         panels[g] = (mbd_panel){.title = titles[g], .xlabel = "Re h lambda",
                                 .ylabel = "Im h lambda", .series = series[g],
                                 .nseries = counts[g], .extra = extra[g]};
@@ -1346,7 +1350,7 @@ static int figure_euler(const char *prefix, mbd_failure *fail)
         params_of(runs[i].method, 4, 1, 1, runs[i].h, &p);
         hist[i].n = 0;
         ch02_result r;
-        int st = ch02_solve(&p, &pr, 2.0, 0.0, history_output, &hist[i], &r);
+        int st = ch02_solve(&p, &pr, 2.0, 0.0, NULL, history_output, &hist[i], &r);
         if (st != GSL_SUCCESS)
             return mbd_failure_set(fail, st, NAN, "the figure's %s run failed", runs[i].label);
         const int g = runs[i].panel;
@@ -1494,25 +1498,15 @@ typedef struct {
     const ch02_problem *pr;
     mbd_csv *csv;
     int adaptive;
-    double E0, Elast;
-    double hmin, hmax;
-    long n;
 } run_ctx;
 
 static int run_output(void *ctx, double t, const double y[], const mbd_run_info *info,
                       mbd_failure *fail)
 {
     run_ctx *c = ctx;
-    const double E = ch02_energy(c->pr, y);
-    if (info->step == 0 && t == 0.0)
-        c->E0 = E;
-    c->Elast = E;
-    if (info->h > 0) {
-        c->hmin = fmin(c->hmin, info->h);
-        c->hmax = fmax(c->hmax, info->h);
-    }
     if (c->csv == NULL)
         return GSL_SUCCESS;
+    const double E = ch02_energy(c->pr, y);
     double row[5];
     size_t k = 0;
     row[k++] = t;
@@ -1524,6 +1518,9 @@ static int run_output(void *ctx, double t, const double y[], const mbd_run_info 
     if (c->adaptive)
         row[k++] = info->h;
     int st = mbd_csv_row(c->csv, row);
+    if (st != GSL_SUCCESS && c->pr->kind == CH02_OSCILLATOR && isfinite(y[0]) && isfinite(y[1]))
+        return mbd_failure_set(fail, st, t, "the energy E overflows at t = %g (x = %.3g, x_dot = "
+                               "%.3g): CSV rows up to the previous output written", t, y[0], y[1]);
     if (st != GSL_SUCCESS)
         return mbd_failure_set(fail, st, t, "the state is not finite at t = %g: CSV rows up to "
                                "the previous output written", t);
@@ -1535,154 +1532,377 @@ typedef struct {
     ch02_settings set;
     ch02_problem pr;
     double t_end, dt_out;
+    ch02_limits lim;
 } run_spec;
 
-static int do_run(const run_spec *rs, const mbd_cli_common *opt, mbd_failure *fail)
+/* >> step-bound */
+/* How long a step of scheme p can be on problem pr: the problem's mode is
+ * lambda = -alpha (decay), -100 (transient) or +-i omega (oscillator), and a
+ * step with |h lambda| past the scheme's limit along that direction makes the
+ * solution grow. An explicit scheme that grows at every step on the imaginary
+ * axis (explicit Euler, Cash-Karp) is bounded instead where the growth per
+ * step reaches 2: a step that doubles the amplitude is no step at all. */
+typedef struct {
+    double rate;           /* |lambda| */
+    const char *x_name;    /* "h alpha", "h x 100", "h omega" */
+    double x;              /* the limit of |h lambda| (NAN: none, an A-stable scheme) */
+    double h;              /* x / rate */
+    int stable;            /* 1: x is the stability limit; 0: where the growth reaches 2 */
+} step_bound;
+
+/* the first y in (0, y_max] where max |zeta| at z = i y exceeds `level`; NAN if none */
+static double growth_radius(const ch02_charpoly *cp, double level, double y_max)
 {
-    mbd_ode_params p;
-    ch02_params(rs->scheme, &rs->set, &p);
-    const int adaptive = p.adaptive;
-    run_ctx c = {&rs->pr, NULL, adaptive, 0, 0, HUGE_VAL, 0, 0};
+    double lo = 0.0;
+    for (double y = 0.01;; y = fmin(1.01 * y, y_max)) {
+        if (ch02_root_modulus(cp, I * y) > level) {
+            double hi = y;
+            while (hi - lo > 1e-12 * hi) {
+                const double mid = 0.5 * (lo + hi);
+                if (ch02_root_modulus(cp, I * mid) > level)
+                    hi = mid;
+                else
+                    lo = mid;
+            }
+            return 0.5 * (lo + hi);
+        }
+        lo = y;
+        if (y >= y_max)
+            return NAN;
+    }
+}
+
+static void bound_of(const mbd_ode_params *p, const ch02_problem *pr, step_bound *b)
+{
+    b->rate = pr->kind == CH02_DECAY ? pr->alpha
+              : pr->kind == CH02_TRANSIENT ? CH02_TRANSIENT_RATE : pr->omega;
+    b->x_name = pr->kind == CH02_DECAY ? "h alpha"
+                : pr->kind == CH02_TRANSIENT ? "h x 100" : "h omega";
+    b->x = b->h = NAN;
+    b->stable = 1;
+    mbd_ode_params pf = *p;
+    pf.adaptive = pf.doubling = 0;   /* the propagated formula */
+    ch02_charpoly cp;
+    if (ch02_charpoly_of(&pf, &cp) != GSL_SUCCESS)
+        return;
+    double x;
+    if (pr->kind != CH02_OSCILLATOR) {
+        if (ch02_limit_theory(&cp, X_MAX, &x))
+            b->x = x;
+    } else if (ch02_limit_imaginary(&cp, X_MAX, &x)) {
+        b->x = x;
+    } else if (x == 0.0) {
+        b->x = growth_radius(&cp, 2.0, X_MAX);
+        b->stable = 0;
+    }
+    if (p->doubling)
+        b->x *= 2.0;   /* step doubling propagates two half steps */
+    b->h = b->x / b->rate;
+}
+/* << step-bound */
+
+/* Checks a run before it starts: every option value is honoured exactly or
+ * refused here, by name, with the reason (MBD_EUSAGE). */
+static int check_run(const mbd_cli_spec *spec, const mbd_cli_common *opt, const run_spec *rs,
+                     const mbd_ode_params *p)
+{
+    int st = mbd_cli_check_run(spec, opt, 0.0, rs->t_end, rs->dt_out, p, stderr);
+    if (st != GSL_SUCCESS)
+        return st;
+    if (opt->max_outputs < 2)
+        return mbd_cli_usage_error(spec, stderr, "--max-outputs %ld: every run has at least two "
+                                   "outputs, its start and its end", opt->max_outputs);
+    if (!p->adaptive && rs->dt_out <= 0) {
+        const double rows = mbd_run_fixed_steps(0.0, rs->t_end, p->h) + 1.0;
+        if (rows > (double)opt->max_outputs)
+            return mbd_cli_usage_error(spec, stderr, "outputs after every step of %g from t = 0 "
+                                       "to %g (--t-end) would be %.3g rows, more than "
+                                       "--max-outputs %ld; give --dt-out (or raise "
+                                       "--max-outputs)", p->h, rs->t_end, rows,
+                                       opt->max_outputs);
+    }
+    if (p->adaptive) {
+        step_bound b;
+        bound_of(p, &rs->pr, &b);
+        const double need = rs->t_end / b.h;
+        char count[32];
+        if (isfinite(need))
+            snprintf(count, sizeof count, "at least %.3g", need);
+        else
+            snprintf(count, sizeof count, "more than %.3g", DBL_MAX);
+        if (isfinite(b.h) && need > (double)opt->max_steps)
+            return mbd_cli_usage_error(
+                spec, stderr, "--t-end %g: %s's steps on %s cannot be longer than %.3g (%s = "
+                "%.4g, where it %s), so the run would need %s steps, and "
+                "--max-steps is %ld; choose a shorter --t-end (or raise --max-steps)",
+                rs->t_end, p->name, rs->pr.name, b.h, b.x_name, b.x,
+                b.stable ? "turns unstable" : "doubles the amplitude a step", count,
+                opt->max_steps);
+        /* below 16 eps t_end the library cannot resolve t + h from t (ode.h: hmin) */
+        const double h_res = 16.0 * DBL_EPSILON * rs->t_end;
+        if (isfinite(b.h) && h_res > b.h)
+            return mbd_cli_usage_error(
+                spec, stderr, "--t-end %g: the shortest step such a run can resolve, 16 eps "
+                "t_end = %.3g, is longer than %s's steps on %s can be (%.3g)",
+                rs->t_end, h_res, p->name, rs->pr.name, b.h);
+    }
+    return GSL_SUCCESS;
+}
+
+/* max |zeta| of the propagated formula of p at z = h lambda, the growth of one step */
+static double growth_of(const mbd_ode_params *p, const ch02_problem *pr, double h)
+{
+    mbd_ode_params pf = *p;
+    pf.adaptive = pf.doubling = 0;
+    ch02_charpoly cp;
+    if (ch02_charpoly_of(&pf, &cp) != GSL_SUCCESS)
+        return NAN;
+    const double complex z = pr->kind == CH02_OSCILLATOR ? I * h * pr->omega
+                             : pr->kind == CH02_DECAY ? -h * pr->alpha
+                                                      : -h * CH02_TRANSIENT_RATE;
+    return ch02_root_modulus(&cp, z);
+}
+
+/* The failure of a run, with its cause said in the chapter's terms: which
+ * limit stopped it and what held the step there, or why the state grew. */
+static void explain_failure(const run_spec *rs, const mbd_ode_params *p, const ch02_result *r,
+                            mbd_failure *fail)
+{
+    step_bound b;
+    bound_of(p, &rs->pr, &b);
+    const double h = r->h_last;
+    const double more = h > 0 ? (rs->t_end - r->t) / h : NAN;
+    /* the size of the exact solution: |y| <= 1, and |x_dot| <= omega */
+    const double scale = rs->pr.kind == CH02_OSCILLATOR ? fmax(1.0, rs->pr.omega) : 1.0;
+    const double size = rs->pr.kind == CH02_OSCILLATOR ? fmax(fabs(r->y[0]), fabs(r->y[1]))
+                                                       : fabs(r->y[0]);
+    const int blew_up = !(size <= 1e6 * scale);
+    /* the fast mode's part of the solution at the end (the oscillation never dies
+     * out), against the tolerance there: below it, only stability holds the step */
+    double yex[2];
+    ch02_exact(&rs->pr, r->t, yex);
+    const double mode = rs->pr.kind == CH02_DECAY ? exp(-rs->pr.alpha * r->t)
+                        : rs->pr.kind == CH02_TRANSIENT ? exp(-CH02_TRANSIENT_RATE * r->t) : 1.0;
+    const int died_out = rs->pr.kind != CH02_OSCILLATOR && mode < p->atol + p->rtol * fabs(yex[0]);
+    const int status = r->fail.status;
+    char cause[sizeof fail->cause];
+    snprintf(cause, sizeof cause, "%s", r->fail.cause);
+    *fail = r->fail;
+    if (r->limit == CH02_LIMIT_OUTPUTS) {
+        mbd_failure_set(fail, status, r->t,
+                        "the limit of %ld outputs (--max-outputs) was reached before t_end = %g: "
+                        "without --dt-out every step is an output; give --dt-out (or raise "
+                        "--max-outputs)", rs->lim.max_outputs, rs->t_end);
+    } else if (r->limit == CH02_LIMIT_STEPS && !p->adaptive) {
+        mbd_failure_set(fail, status, r->t,
+                        "the limit of %ld steps (--max-steps) was reached before t_end = %g: the "
+                        "fixed step %g needs about %.3g more", rs->lim.max_steps, rs->t_end, h,
+                        more);
+    } else if (r->limit == CH02_LIMIT_STEPS && b.stable && isfinite(b.h) && died_out
+               && h >= 0.2 * b.h) {
+        mbd_failure_set(fail, status, r->t,
+                        "the limit of %ld steps (--max-steps) was reached before t_end = %g: "
+                        "%s's step %.3g is held by stability (%s = %.3g, limit %.4g) on a mode "
+                        "that has died out: stiff for an explicit scheme; the rest needs about "
+                        "%.3g more steps", rs->lim.max_steps, rs->t_end, p->name, h, b.x_name,
+                        h * b.rate, b.x, more);
+    } else if (r->limit == CH02_LIMIT_STEPS) {
+        mbd_failure_set(fail, status, r->t,
+                        "the limit of %ld steps (--max-steps) was reached before t_end = %g: the "
+                        "tolerance (rtol %g, atol %g) sets %s's step to %.3g; the rest needs "
+                        "about %.3g more steps", rs->lim.max_steps, rs->t_end, p->rtol, p->atol,
+                        p->name, h, more);
+    } else if (p->adaptive && blew_up && (status == MBD_ESTEPSIZE || status == MBD_ENONFINITE)) {
+        /* a tolerance loose enough to pass steps past the stability limit */
+        if (isfinite(b.x) && b.stable)
+            mbd_failure_set(fail, status, r->t,
+                            "the solution blew up (|y| = %.3g; the exact one stays below %g): the "
+                            "tolerance (rtol %g, atol %g) let %s step past its stability limit "
+                            "(%s up to %.3g, limit %.4g)", size, scale, p->rtol, p->atol,
+                            p->name, b.x_name, r->h_max * b.rate, b.x);
+        else
+            mbd_failure_set(fail, status, r->t,
+                            "the solution blew up (|y| = %.3g; the exact one stays below %g): the "
+                            "tolerance (rtol %g, atol %g) let %s's error grow unchecked", size,
+                            scale, p->rtol, p->atol, p->name);
+    } else if (p->adaptive && status == MBD_ESTEPSIZE
+               && p->atol + p->rtol * scale < 256.0 * DBL_EPSILON * scale) {
+        mbd_failure_set(fail, status, r->t,
+                        "the tolerance (rtol %g, atol %g) is below the round-off of a solution "
+                        "of size %g (256 eps = %.2g relative): %s's step fell below its minimum "
+                        "without meeting it", p->rtol, p->atol, scale, 256.0 * DBL_EPSILON,
+                        p->name);
+    } else if (status == MBD_ENONFINITE && !p->adaptive) {
+        const double g = growth_of(p, &rs->pr, p->h);
+        if (b.stable && isfinite(b.h) && p->h > b.h)
+            mbd_failure_set(fail, status, r->fail.time, "%s: %s = %.3g is beyond %s's "
+                            "stability limit %.4g", cause, b.x_name, p->h * b.rate, p->name, b.x);
+        else if (g > 1.0)
+            mbd_failure_set(fail, status, r->fail.time, "%s: at %s = %.3g %s multiplies the "
+                            "solution by %.4g a step", cause, b.x_name, p->h * b.rate, p->name, g);
+    }
+}
+
+typedef struct {
+    double x_theory, x_meas, rate, E0, E_end, factor, theory_factor;
+    int theory_found, found;
+    long runs;
+    unsigned order;
+    double yex[2];
+} run_facts;
+
+static int write_run_summary(FILE *o, const run_spec *rs, const mbd_ode_params *p,
+                             const ch02_result *r, const run_facts *f, int status)
+{
+    const int osc = rs->pr.kind == CH02_OSCILLATOR, pece = p->kind == MBD_ODE_PECE;
+    const int stepped = r->stats.ode.steps > 0;
+    int bad = 0;
+    bad |= mbd_summary_string(o, "method", rs->scheme->name);
+    bad |= mbd_summary_string(o, "problem", rs->pr.name);
+    bad |= mbd_summary_long(o, "order", (long)f->order);
+    bad |= mbd_summary_optional(o, "pece_order", rs->set.pece_order, pece);
+    bad |= mbd_summary_optional(o, "corrections", rs->set.corrections, pece);
+    bad |= mbd_summary_long(o, "a_stable", !f->theory_found);
+    bad |= mbd_summary_optional(o, "limit", f->x_theory, f->theory_found);
+    bad |= mbd_summary_optional(o, "limit_measured", f->x_meas, f->found);
+    bad |= mbd_summary_optional(o, "stable_to", X_MAX, !f->found);
+    bad |= mbd_summary_optional(o, "h_limit", f->x_theory / f->rate,
+                                f->theory_found && !osc && isfinite(f->x_theory / f->rate));
+    bad |= mbd_summary_optional(o, "rtol", p->rtol, p->adaptive);
+    bad |= mbd_summary_optional(o, "atol", p->atol, p->adaptive);
+    bad |= mbd_summary_optional(o, "h", p->h, !p->adaptive);
+    bad |= mbd_summary_optional(o, "h_min", r->h_min, stepped);
+    bad |= mbd_summary_optional(o, "h_max", r->h_max, stepped);
+    bad |= mbd_summary_double(o, "t_end", rs->t_end);
+    bad |= mbd_summary_double(o, "t_reached", r->t);
+    bad |= mbd_summary_long(o, "steps", r->stats.ode.steps);
+    bad |= mbd_summary_long(o, "rejected", r->stats.ode.rejected);
+    bad |= mbd_summary_long(o, "fevals", r->stats.ode.fevals);
+    bad |= mbd_summary_long(o, "outputs", r->outputs);
+    if (osc) {
+        bad |= mbd_summary_double(o, "x_end", r->y[0]);
+        bad |= mbd_summary_double(o, "x_dot_end", r->y[1]);
+        bad |= mbd_summary_double(o, "x_exact", f->yex[0]);
+        bad |= mbd_summary_optional(o, "E_end", f->E_end, isfinite(f->E_end));
+        bad |= mbd_summary_optional(o, "E_ratio", f->E_end / f->E0, isfinite(f->E_end / f->E0));
+        bad |= mbd_summary_optional(o, "energy_factor", f->factor, isfinite(f->factor));
+        bad |= mbd_summary_optional(o, "energy_factor_theory", f->theory_factor,
+                                    isfinite(f->theory_factor));
+    } else {
+        bad |= mbd_summary_double(o, "y_end", r->y[0]);
+        bad |= mbd_summary_double(o, "y_exact", f->yex[0]);
+    }
+    bad |= mbd_summary_optional(o, "error_end", r->error, isfinite(r->error));
+    bad |= mbd_summary_optional(o, "max_error", r->max_error, isfinite(r->max_error));
+    bad |= mbd_summary_string(o, "status", mbd_status_word(status));
+    return bad ? MBD_ENONFINITE : GSL_SUCCESS;
+}
+
+static void write_run_report(const run_spec *rs, const mbd_ode_params *p, const ch02_result *r,
+                             const run_facts *f)
+{
+    const int osc = rs->pr.kind == CH02_OSCILLATOR;
+    printf("%s: %s on %s", PROGRAM, rs->scheme->name, rs->pr.name);
+    if (p->kind == MBD_ODE_PECE)
+        printf(" (AB%u predictor, AM%u corrector, m = %u)", rs->set.pece_order,
+               rs->set.pece_order, rs->set.corrections);
+    printf(", t = 0 ... %g\n", r->t);
+    if (p->adaptive)
+        printf("  rtol = %g, atol = %g: %ld steps accepted, %ld rejected, h from %.3g to %.3g\n",
+               p->rtol, p->atol, r->stats.ode.steps, r->stats.ode.rejected, r->h_min, r->h_max);
+    else
+        printf("  h = %g: %ld steps\n", p->h, r->stats.ode.steps);
+    printf("  f evaluations: %ld\n", r->stats.ode.fevals);
+    if (osc) {
+        printf("  x(%g) = %.12g, x_dot = %.12g (exact %.12g, %.12g)\n", r->t, r->y[0], r->y[1],
+               f->yex[0], f->yex[1]);
+        if (isfinite(f->E_end / f->E0) && isfinite(f->factor))
+            printf("  E(%g)/E(0) = %.12g, per step %.15g", r->t, f->E_end / f->E0, f->factor);
+        else
+            printf("  E(%g)/E(0) = - (the energy overflows)", r->t);
+        if (isfinite(f->theory_factor))
+            printf(" (|R(i h omega)|^2 = %.15g)", f->theory_factor);
+        printf("\n");
+    } else {
+        printf("  y(%g) = %.12g (exact %.12g)\n", r->t, r->y[0], f->yex[0]);
+    }
+    printf("  error at the end %.3e, largest %.3e\n", r->error, r->max_error);
+    printf("  order %u; stability on y' = -alpha y: ", f->order);
+    if (f->theory_found)
+        printf("h alpha < %.4f (theory), %.4f (measured)", f->x_theory, f->x_meas);
+    else if (f->found)
+        printf("no limit in theory, measured %.4f", f->x_meas);
+    else
+        printf("A-stable (stable at every tested h alpha up to %g)", X_MAX);
+    if (f->theory_found && isfinite(f->x_theory / f->rate))
+        printf("; here h < %.5g", f->x_theory / f->rate);
+    printf("\n");
+}
+
+static int do_run(const run_spec *rs, const mbd_ode_params *p, const mbd_cli_common *opt,
+                  mbd_failure *fail)
+{
+    const int adaptive = p->adaptive;
+    run_ctx c = {&rs->pr, NULL, adaptive};
     if (opt->csv) {
         const char *scalar[] = {"t", "y", "h"};
         const char *osc[] = {"t", "x", "x_dot", "E", "h"};
         const size_t nc = (rs->pr.kind == CH02_OSCILLATOR ? 4 : 2) + (adaptive ? 1 : 0);
         int st;
         c.csv = mbd_csv_open(opt->csv, nc, rs->pr.kind == CH02_OSCILLATOR ? osc : scalar, &st, fail);
-        if (c.csv == NULL) {
-            mbd_failure_set(fail, MBD_EIO, NAN, "cannot write CSV file '%s'", opt->csv);
-            return MBD_EIO;
-        }
+        if (c.csv == NULL)
+            return st;   /* `fail` says which file and why */
     }
     ch02_result r;
-    int st = ch02_solve(&p, &rs->pr, rs->t_end, rs->dt_out, run_output, &c, &r);
+    int st = ch02_solve(p, &rs->pr, rs->t_end, rs->dt_out, &rs->lim, run_output, &c, &r);
     if (c.csv) {
+        errno = 0;
         int st2 = mbd_csv_close(c.csv);
-        if (st == GSL_SUCCESS && st2 != GSL_SUCCESS) {
-            mbd_failure_set(fail, st2, NAN, "cannot write '%s'", opt->csv);
-            return st2;
-        }
+        if (st == GSL_SUCCESS && st2 != GSL_SUCCESS)
+            return mbd_failure_set(fail, st2, NAN, "cannot write CSV file '%s': %s", opt->csv,
+                                   errno ? strerror(errno) : "a write failed");
     }
-    if (st != GSL_SUCCESS) {
-        *fail = r.fail;
-        return st;
-    }
-    if (opt->csv)
-        return GSL_SUCCESS;
+    if (st != GSL_SUCCESS)
+        explain_failure(rs, p, &r, fail);
+    if (opt->csv || (st != GSL_SUCCESS && !opt->summary)
+        || mbd_cli_exit_status(st) == MBD_EXIT_USAGE)
+        return st;   /* the report is for finished runs; a refused run has no results */
 
-    /* the scheme's order and stability limit */
-    mbd_ode_params pf = p;
+    /* the scheme's order and stability limit, and the run's energy */
+    run_facts f;
+    memset(&f, 0, sizeof f);
+    mbd_ode_params pf = *p;
     pf.adaptive = pf.doubling = 0;
     ch02_charpoly cp;
-    double x_theory = NAN, x_meas = NAN;
-    int have_cp = ch02_charpoly_of(&pf, &cp) == GSL_SUCCESS;
-    int theory_found = have_cp && ch02_limit_theory(&cp, X_MAX, &x_theory);
-    int found = 0;
-    long runs = 0;
-    st = ch02_limit_measured(&pf, ALPHA, X_MAX, LIMIT_TOL, &x_meas, &found, &runs);
-    if (st != GSL_SUCCESS)
-        return mbd_failure_set(fail, st, NAN, "measuring the stability limit failed");
-    const unsigned order = ch02_order(rs->scheme, &rs->set);
-    const double rate = rs->pr.kind == CH02_DECAY ? rs->pr.alpha
-                        : rs->pr.kind == CH02_TRANSIENT ? CH02_TRANSIENT_RATE : NAN;
-    double yex[2];
-    ch02_exact(&rs->pr, r.t, yex);
+    f.x_theory = f.x_meas = f.theory_factor = NAN;
+    const int have_cp = ch02_charpoly_of(&pf, &cp) == GSL_SUCCESS;
+    f.theory_found = have_cp && ch02_limit_theory(&cp, X_MAX, &f.x_theory);
+    int sm = ch02_limit_measured(&pf, ALPHA, X_MAX, LIMIT_TOL, &f.x_meas, &f.found, &f.runs);
+    if (sm != GSL_SUCCESS)
+        return mbd_failure_set(fail, sm, NAN, "measuring the stability limit failed");
+    f.order = ch02_order(rs->scheme, &rs->set);
+    f.rate = rs->pr.kind == CH02_DECAY ? rs->pr.alpha
+             : rs->pr.kind == CH02_TRANSIENT ? CH02_TRANSIENT_RATE : NAN;
+    ch02_exact(&rs->pr, r.t, f.yex);
+    f.E0 = ch02_energy(&rs->pr, rs->pr.y0);
+    f.E_end = ch02_energy(&rs->pr, r.y);
     const long N = r.stats.ode.steps;
-    const double factor = N > 0 ? pow(c.Elast / c.E0, 1.0 / (double)N) : NAN;
-    double theory_factor = NAN;
+    f.factor = N > 0 && f.E0 > 0 ? pow(f.E_end / f.E0, 1.0 / (double)N) : NAN;
     if (have_cp && cp.kdeg == 1 && rs->pr.kind == CH02_OSCILLATOR && !adaptive) {
-        double complex R = ch02_amp_factor(&cp, I * p.h * rs->pr.omega);
-        theory_factor = creal(R * conj(R));
+        double complex R = ch02_amp_factor(&cp, I * p->h * rs->pr.omega);
+        f.theory_factor = creal(R * conj(R));
     } else if (have_cp && rs->pr.kind == CH02_OSCILLATOR && !adaptive
-               && p.kind == MBD_ODE_AM && p.order == 2) {
-        theory_factor = 1.0;
+               && p->kind == MBD_ODE_AM && p->order == 2) {
+        f.theory_factor = 1.0;
     }
 
     if (opt->summary) {
-        FILE *o = stdout;
-        int bad = 0;
-        bad |= mbd_summary_string(o, "method", rs->scheme->name);
-        bad |= mbd_summary_string(o, "problem", rs->pr.name);
-        bad |= mbd_summary_long(o, "order", (long)order);
-        if (p.kind == MBD_ODE_PECE) {
-            bad |= mbd_summary_long(o, "pece_order", (long)rs->set.pece_order);
-            bad |= mbd_summary_long(o, "corrections", (long)rs->set.corrections);
-        }
-        if (theory_found)
-            bad |= mbd_summary_double(o, "limit", x_theory);
-        else
-            bad |= mbd_summary_long(o, "a_stable", 1);
-        if (found)
-            bad |= mbd_summary_double(o, "limit_measured", x_meas);
-        else
-            bad |= mbd_summary_double(o, "stable_to", X_MAX);
-        if (isfinite(rate) && theory_found)
-            bad |= mbd_summary_double(o, "h_limit", x_theory / rate);
-        if (adaptive) {
-            bad |= mbd_summary_double(o, "rtol", p.rtol);
-            bad |= mbd_summary_double(o, "atol", p.atol);
-            bad |= mbd_summary_double(o, "h_min", c.hmin);
-            bad |= mbd_summary_double(o, "h_max", c.hmax);
-        } else {
-            bad |= mbd_summary_double(o, "h", p.h);
-        }
-        bad |= mbd_summary_double(o, "t_end", r.t);
-        bad |= mbd_summary_long(o, "steps", N);
-        bad |= mbd_summary_long(o, "rejected", r.stats.ode.rejected);
-        bad |= mbd_summary_long(o, "fevals", r.stats.ode.fevals);
-        if (rs->pr.kind == CH02_OSCILLATOR) {
-            bad |= mbd_summary_double(o, "x_end", r.y[0]);
-            bad |= mbd_summary_double(o, "x_dot_end", r.y[1]);
-            bad |= mbd_summary_double(o, "x_exact", yex[0]);
-            bad |= mbd_summary_double(o, "E_end", c.Elast);
-            bad |= mbd_summary_double(o, "E_ratio", c.Elast / c.E0);
-            bad |= mbd_summary_double(o, "energy_factor", factor);
-            if (isfinite(theory_factor))
-                bad |= mbd_summary_double(o, "energy_factor_theory", theory_factor);
-        } else {
-            bad |= mbd_summary_double(o, "y_end", r.y[0]);
-            bad |= mbd_summary_double(o, "y_exact", yex[0]);
-        }
-        bad |= mbd_summary_double(o, "error_end", r.error);
-        bad |= mbd_summary_double(o, "max_error", r.max_error);
-        if (bad)
+        if (write_run_summary(stdout, rs, p, &r, &f, st) != GSL_SUCCESS && st == GSL_SUCCESS)
             return mbd_failure_set(fail, MBD_ENONFINITE, r.t, "a summary value is not finite");
-        return GSL_SUCCESS;
+    } else if (st == GSL_SUCCESS) {
+        write_run_report(rs, p, &r, &f);
     }
-
-    printf("%s: %s on %s", PROGRAM, rs->scheme->name, rs->pr.name);
-    if (p.kind == MBD_ODE_PECE)
-        printf(" (AB%u predictor, AM%u corrector, m = %u)", rs->set.pece_order,
-               rs->set.pece_order, rs->set.corrections);
-    printf(", t = 0 ... %g\n", r.t);
-    if (adaptive)
-        printf("  rtol = %g, atol = %g: %ld steps accepted, %ld rejected, h from %.3g to %.3g\n",
-               p.rtol, p.atol, N, r.stats.ode.rejected, c.hmin, c.hmax);
-    else
-        printf("  h = %g: %ld steps\n", p.h, N);
-    printf("  f evaluations: %ld\n", r.stats.ode.fevals);
-    if (rs->pr.kind == CH02_OSCILLATOR) {
-        printf("  x(%g) = %.12g, x_dot = %.12g (exact %.12g, %.12g)\n", r.t, r.y[0], r.y[1],
-               yex[0], yex[1]);
-        printf("  E(%g)/E(0) = %.12g, per step %.15g", r.t, c.Elast / c.E0, factor);
-        if (isfinite(theory_factor))
-            printf(" (|R(i h omega)|^2 = %.15g)", theory_factor);
-        printf("\n");
-    } else {
-        printf("  y(%g) = %.12g (exact %.12g)\n", r.t, r.y[0], yex[0]);
-    }
-    printf("  error at the end %.3e, largest %.3e\n", r.error, r.max_error);
-    printf("  order %u; stability on y' = -alpha y: ", order);
-    if (theory_found)
-        printf("h alpha < %.4f (theory), %.4f (measured)", x_theory, x_meas);
-    else if (found)
-        printf("no limit in theory, measured %.4f", x_meas);
-    else
-        printf("A-stable (stable at every tested h alpha up to %g)", X_MAX);
-    if (theory_found && isfinite(rate))
-        printf("; here h < %.5g", x_theory / rate);
-    printf("\n");
-    return GSL_SUCCESS;
+    return st;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1699,7 +1919,7 @@ static int bench_run(void *ctx, long *steps, long *fevals)
 {
     bench_case *b = ctx;
     ch02_result r;
-    int st = ch02_solve(&b->p, &b->pr, b->t_end, b->t_end, NULL, NULL, &r);
+    int st = ch02_solve(&b->p, &b->pr, b->t_end, b->t_end, NULL, NULL, NULL, &r);
     *steps = r.stats.ode.steps;
     *fevals = r.stats.ode.fevals;
     return st;
@@ -1807,20 +2027,28 @@ int main(int argc, char **argv)
                    "step doubling, Fehlberg 2(3), Cash-Karp; stability, order, energy, step-size control.",
         .source = "document 001 (Chandramouli 2023, slides \"Constrained Dynamics\"), Sec. 3 \"Numerical Methods\"",
         .common = MBD_OPT_OUTPUT | MBD_OPT_METHOD | MBD_OPT_T_END | MBD_OPT_H | MBD_OPT_DT_OUT
-                  | MBD_OPT_RTOL | MBD_OPT_ATOL,
+                  | MBD_OPT_RTOL | MBD_OPT_ATOL | MBD_OPT_MAX_STEPS | MBD_OPT_MAX_OUTPUTS,
         .extra = extra,
         .n_extra = sizeof extra / sizeof extra[0],
         .methods = methods,
         .csv_columns = "t,y (decay, transient) or t,x,x_dot,E (oscillator); then h for adaptive "
                        "methods (rk4-doubling, rkf23, cash-karp)",
         .notes = "With --method, --problem or any run option: one run (default rk4 on decay; t_end\n"
-                 "1, 20, 2 and h 0.01, 0.1, 0.01 for decay, oscillator, transient; adaptive methods\n"
-                 "start from --h if given, rtol = atol = 1e-6; outputs after every step unless --dt-out).\n"
+                 "1, 20, 2 and h 0.01, 0.1, 0.01 (or t_end if shorter) for decay, oscillator,\n"
+                 "transient; adaptive methods start from --h if given, rtol = atol = 1e-6; outputs\n"
+                 "after every step unless --dt-out). A run that would need more than --max-steps\n"
+                 "steps (for an adaptive method: at its stability limit on the problem) or more than\n"
+                 "--max-outputs outputs is refused before it starts; one that reaches a limit stops\n"
+                 "with exit status 1 and says what held its step.\n"
                  "--summary alone: every scheme's order_<m>, observed_order_<m>, limit_<m> (theory,\n"
                  "h alpha on y' = -alpha y) and limit_measured_<m>, or a_stable_<m> and stable_to_<m>;\n"
-                 "energy_factor_<m>, transient_error_<m>. With a run: method, problem, order, limit,\n"
-                 "limit_measured (or a_stable, stable_to), h_limit, steps, rejected, fevals, y_end /\n"
-                 "x_end, x_dot_end, E_end, E_ratio, energy_factor, energy_factor_theory, error_end, max_error.\n"
+                 "energy_factor_<m>, transient_error_<m>. With a run, the same keys on every run,\n"
+                 "failed or not, 'none' where a value does not exist: method, problem, order,\n"
+                 "pece_order, corrections, a_stable, limit, limit_measured, stable_to, h_limit, rtol,\n"
+                 "atol, h, h_min, h_max, t_end, t_reached, steps, rejected, fevals, outputs; y_end,\n"
+                 "y_exact (decay, transient) or x_end, x_dot_end, x_exact, E_end, E_ratio,\n"
+                 "energy_factor, energy_factor_theory (oscillator); error_end, max_error, and status\n"
+                 "(ok, step-limit, step-size, non-finite, ...).\n"
                  "The story uses the slides' alpha = 10 and omega = 1 whatever the options say.\n"
                  "Figures (--plot PREFIX): PREFIX-stability.svg, PREFIX-euler.svg, PREFIX-energy.svg,\n"
                  "PREFIX-steps.svg.",
@@ -1844,13 +2072,17 @@ int main(int argc, char **argv)
         USAGE("option --alpha applies to --problem decay only");
     if (omega_given && kind != CH02_OSCILLATOR)
         USAGE("option --omega applies to --problem oscillator only");
+    if (omega * omega < DBL_MIN)   /* the energy omega^2 x^2 / 2 would underflow to 0 */
+        USAGE("option --omega %g: omega^2 underflows to zero; the oscillator needs omega >= %.3g",
+              omega, sqrt(DBL_MIN));
     if ((opt.rtol_given || opt.atol_given) && !scheme->adaptive)
         USAGE("options --rtol and --atol apply to the adaptive methods (rk4-doubling, rkf23, "
               "cash-karp), not to %s", method);
 #undef USAGE
     const int run_mode = opt.method_given || problem_given || alpha_given || omega_given
                          || order_given || corr_given || opt.h_given || opt.t_end_given
-                         || opt.dt_out_given || opt.rtol_given || opt.atol_given || opt.csv;
+                         || opt.dt_out_given || opt.rtol_given || opt.atol_given || opt.csv
+                         || opt.max_steps_given || opt.max_outputs_given;
 
     study *s = calloc(1, sizeof *s);
     if (s == NULL)
@@ -1868,14 +2100,10 @@ int main(int argc, char **argv)
         goto done;
     }
 
-    /* figures first: a bad --plot path must not leave a story half printed */
-    if (opt.plot) {
-        st = write_figures(opt.plot, s, &fail);
-        if (st != GSL_SUCCESS)
-            goto failed;
-    }
+    /* one run: its options checked before anything is written */
+    run_spec rs;
+    mbd_ode_params p;
     if (run_mode) {
-        run_spec rs;
         rs.scheme = scheme;
         ch02_settings_default(&rs.set);
         rs.set.pece_order = (unsigned)order;
@@ -1883,13 +2111,32 @@ int main(int argc, char **argv)
         ch02_problem_init(&rs.pr, kind, alpha, omega);
         static const double t_end_default[] = {1.0, 20.0, 2.0}, h_default[] = {0.01, 0.1, 0.01};
         rs.t_end = opt.t_end_given ? opt.t_end : t_end_default[kind];
-        rs.set.h = opt.h_given ? opt.h : scheme->adaptive ? 0.0 : h_default[kind];
+        /* the default step, or the whole run when that is shorter: the step taken */
+        rs.set.h = opt.h_given ? opt.h
+                   : scheme->adaptive ? 0.0 : fmin(h_default[kind], rs.t_end);
         if (opt.rtol_given)
             rs.set.rtol = opt.rtol;
         if (opt.atol_given)
             rs.set.atol = opt.atol;
         rs.dt_out = opt.dt_out_given ? opt.dt_out : 0.0;
-        st = do_run(&rs, &opt, &fail);
+        rs.lim.max_steps = opt.max_steps;
+        rs.lim.max_outputs = opt.max_outputs;
+        ch02_params(rs.scheme, &rs.set, &p);
+        st = check_run(&spec, &opt, &rs, &p);
+        if (st != GSL_SUCCESS) {
+            exit_code = mbd_cli_exit_status(st);
+            goto done;
+        }
+    }
+
+    /* figures first: a bad --plot path must not leave a story half printed */
+    if (opt.plot) {
+        st = write_figures(opt.plot, s, &fail);
+        if (st != GSL_SUCCESS)
+            goto failed;
+    }
+    if (run_mode) {
+        st = do_run(&rs, &p, &opt, &fail);
         if (st != GSL_SUCCESS)
             goto failed;
     } else if (opt.summary) {

@@ -295,9 +295,12 @@ void ch02_adams(int implicit, unsigned k, double beta[])
 /* ------------------------------------------------------------------------ */
 /* Runs                                                                      */
 
+const ch02_limits ch02_limits_default = {MBD_RUN_MAX_STEPS, MBD_RUN_MAX_OUTPUTS};
+
 typedef struct {
     const ch02_problem *pr;
-    double max_error;
+    ch02_result *r;
+    const ch02_limits *lim;
     mbd_run_output_fn user;
     void *user_ctx;
 } track;
@@ -306,29 +309,63 @@ static int track_output(void *ctx, double t, const double y[], const mbd_run_inf
                         mbd_failure *fail)
 {
     track *tr = ctx;
-    tr->max_error = fmax(tr->max_error, ch02_error(tr->pr, t, y));
+    ch02_result *r = tr->r;
+    if (tr->lim->max_outputs > 0 && r->outputs >= tr->lim->max_outputs) {
+        /* with an output after every step the two limits come together: the step
+         * limit, which would stop the run before its next step, is the cause */
+        const long max_steps = tr->lim->max_steps;
+        r->limit = max_steps > 0 && info->step >= max_steps && !info->final ? CH02_LIMIT_STEPS
+                                                                             : CH02_LIMIT_OUTPUTS;
+        return mbd_failure_set(fail, MBD_ESTEPLIMIT, t, "the limit of %ld %s was reached at t = "
+                               "%.6g", r->limit == CH02_LIMIT_STEPS ? max_steps : r->outputs,
+                               r->limit == CH02_LIMIT_STEPS ? "steps" : "outputs", t);
+    }
+    r->outputs++;
+    r->max_error = fmax(r->max_error, ch02_error(tr->pr, t, y));
     return tr->user ? tr->user(tr->user_ctx, t, y, info, fail) : GSL_SUCCESS;
 }
 
+/* after every accepted step, whether or not it made an output: the steps'
+ * sizes and the error at their ends */
+static int track_step(void *ctx, double t, double y[], int *changed, mbd_failure *fail)
+{
+    (void)fail;
+    track *tr = ctx;
+    ch02_result *r = tr->r;
+    const double h = mbd_ode_last_h(r->ode);
+    *changed = 0;
+    r->h_last = h;
+    r->h_min = isnan(r->h_min) ? h : fmin(r->h_min, h);
+    r->h_max = isnan(r->h_max) ? h : fmax(r->h_max, h);
+    r->max_error = fmax(r->max_error, ch02_error(tr->pr, t, y));
+    return GSL_SUCCESS;
+}
+
 int ch02_solve(const mbd_ode_params *p, const ch02_problem *pr, double t_end, double dt_out,
-               mbd_run_output_fn output, void *ctx, ch02_result *r)
+               const ch02_limits *lim, mbd_run_output_fn output, void *ctx, ch02_result *r)
 {
     memset(r, 0, sizeof *r);
     mbd_failure_clear(&r->fail);
+    r->h_min = r->h_max = r->h_last = NAN;
+    if (lim == NULL)
+        lim = &ch02_limits_default;
     mbd_ode *o = mbd_ode_alloc(p, pr->dim, ch02_rhs, (void *)pr);
     if (o == NULL)
         return mbd_failure_set(&r->fail, GSL_EINVAL, NAN, "bad integrator parameters for %s",
                                p->name ? p->name : "the scheme");
     r->ode = o;
-    track tr = {pr, 0.0, output, ctx};
+    track tr = {pr, r, lim, output, ctx};
     mbd_run_params rp = {.t0 = 0.0, .t_end = t_end, .dt_out = dt_out, .output = track_output,
-                         .output_ctx = &tr};
+                         .output_ctx = &tr, .hook = track_step, .hook_ctx = &tr,
+                         .max_steps = lim->max_steps, .max_outputs = lim->max_outputs};
     r->y[0] = pr->y0[0];
     r->y[1] = pr->y0[1];
     int st = mbd_run(o, &rp, r->y, &r->stats, &r->fail);
     r->t = st == GSL_SUCCESS ? t_end : r->stats.t_reached;
     r->error = ch02_error(pr, r->t, r->y);
-    r->max_error = tr.max_error;
+    if (st != GSL_SUCCESS && r->limit == CH02_LIMIT_NONE && lim->max_steps > 0
+        && r->stats.ode.steps >= lim->max_steps)
+        r->limit = CH02_LIMIT_STEPS;
     r->ode = NULL;
     mbd_ode_free(o);
     return st;
@@ -339,7 +376,7 @@ double ch02_error_at(const mbd_ode_params *p, const ch02_problem *pr, double t_e
     mbd_ode_params q = *p;
     q.h = h;
     ch02_result r;
-    int st = ch02_solve(&q, pr, t_end, t_end, NULL, NULL, &r);
+    int st = ch02_solve(&q, pr, t_end, t_end, NULL, NULL, NULL, &r);
     return st == GSL_SUCCESS ? r.error : NAN;
 }
 

@@ -87,20 +87,41 @@ void ch02_adams(int implicit, unsigned k, double beta[]);
 /* ------------------------------------------------------------------------ */
 /* Runs                                                                      */
 
+/* The limits of one run: the program's --max-steps and --max-outputs. */
 typedef struct {
-    double t, y[2];            /* the last state reached */
+    long max_steps;            /* > 0: at most this many accepted steps; <= 0: no limit */
+    long max_outputs;          /* > 0: at most this many outputs; <= 0: no limit */
+} ch02_limits;
+
+/* The library's limits (MBD_RUN_MAX_STEPS, MBD_RUN_MAX_OUTPUTS), what every
+ * run of the story gets. */
+extern const ch02_limits ch02_limits_default;
+
+/* Which limit stopped a run (ch02_result.limit). */
+typedef enum { CH02_LIMIT_NONE, CH02_LIMIT_STEPS, CH02_LIMIT_OUTPUTS } ch02_limit_kind;
+
+typedef struct {
+    double t, y[2];            /* the last state reached (the last good one after a failure) */
     double error;              /* |y - exact| at t */
-    double max_error;          /* over all accepted steps */
+    double max_error;          /* over all accepted steps and outputs */
+    double h_min, h_max;       /* over the accepted steps (NAN before the first) */
+    double h_last;             /* the last accepted step (NAN before the first) */
+    long outputs;              /* outputs made */
+    ch02_limit_kind limit;     /* the limit that stopped the run, if one did */
     mbd_run_stats stats;
     mbd_failure fail;
     const mbd_ode *ode;        /* the integrator, valid during the run only (for output callbacks) */
 } ch02_result;
 
-/* Runs p on problem pr from 0 to t_end (mbd_run); outputs every dt_out
- * (<= 0: after every step) go to `output` (may be NULL), which may read the
- * integrator's counters through r->ode. */
+/* Runs p on problem pr from 0 to t_end (mbd_run) within the limits `lim`
+ * (NULL: ch02_limits_default); outputs every dt_out (<= 0: after every step)
+ * go to `output` (may be NULL), which may read the integrator's counters
+ * through r->ode. A grid of more outputs than the limit is refused before the
+ * run (MBD_EINPUT); with outputs after every step, the run stops when the
+ * next output would pass the limit, as it does at the step limit
+ * (MBD_ESTEPLIMIT, r->limit says which). */
 int ch02_solve(const mbd_ode_params *p, const ch02_problem *pr, double t_end, double dt_out,
-               mbd_run_output_fn output, void *ctx, ch02_result *r);
+               const ch02_limits *lim, mbd_run_output_fn output, void *ctx, ch02_result *r);
 
 /* The error at t_end of a fixed-step run with step h (NAN if the run failed). */
 double ch02_error_at(const mbd_ode_params *p, const ch02_problem *pr, double t_end, double h);

@@ -191,6 +191,42 @@ int ch02_limit_theory(const ch02_charpoly *cp, double x_max, double *x_star)
 }
 /* << limit-theory */
 
+int ch02_limit_imaginary(const ch02_charpoly *cp, double y_max, double *y_star)
+{
+    /* Near y = 0 every consistent scheme has max |zeta| = 1 + c y^q, below
+     * rounding for small y whatever the sign of c: scan with a slack for
+     * rounding, then require |zeta| clearly below 1 halfway to the end found,
+     * which a scheme that grows on the axis (c > 0: explicit Euler, the
+     * second-order family, Cash-Karp's order-5 row) does not have. */
+    const double slack = 1e-14;
+    double lo = 0.0, y = 0.01;
+    *y_star = 0.0;
+    for (;;) {
+        if (!(ch02_root_modulus(cp, I * y) <= 1.0 + slack)) {
+            if (lo == 0.0)
+                return 0;                 /* no interval */
+            double hi = y;
+            for (int it = 0; it < 200 && hi - lo > 1e-14 * hi; it++) {
+                double mid = 0.5 * (lo + hi);
+                if (ch02_root_modulus(cp, I * mid) > 1.0 + slack)
+                    hi = mid;
+                else
+                    lo = mid;
+            }
+            if (!(ch02_root_modulus(cp, I * 0.25 * (lo + hi)) < 1.0 - 1e-12))
+                return 0;                 /* growth hidden by the slack: no interval */
+            *y_star = 0.5 * (lo + hi);
+            return 1;
+        }
+        lo = y;
+        if (y >= y_max) {
+            *y_star = y_max;
+            return 0;
+        }
+        y = fmin(1.01 * y, y_max);
+    }
+}
+
 /* ------------------------------------------------------------------------ */
 /* Complex polynomial roots: Aberth-Ehrlich                                  */
 
@@ -359,6 +395,21 @@ size_t ch02_boundary_locus(const ch02_charpoly *cp, size_t ntheta, double zmax, 
     return out;
 }
 /* << locus */
+
+void ch02_locus_window(const double re[], const double im[], size_t n, double zmax,
+                       double box[4])
+{
+    for (size_t k = 0; k < n; k++)
+        if (isfinite(re[k]) && isfinite(im[k]) && hypot(re[k], im[k]) > 0.9 * zmax)
+            return;
+    for (size_t k = 0; k < n; k++)
+        if (isfinite(re[k]) && isfinite(im[k])) {
+            box[0] = fmin(box[0], re[k]);
+            box[1] = fmax(box[1], re[k]);
+            box[2] = fmin(box[2], im[k]);
+            box[3] = fmax(box[3], im[k]);
+        }
+}
 
 /* ------------------------------------------------------------------------ */
 /* Measurement                                                               */

@@ -46,6 +46,14 @@ double ch02_root_modulus(const ch02_charpoly *cp, double complex z);
  * and *x_star, or 0 when the scheme is stable all along (to 1e-12). */
 int ch02_limit_theory(const ch02_charpoly *cp, double x_max, double *x_star);
 
+/* The imaginary-axis interval: the largest y* <= y_max such that max |zeta|
+ * at z = i y stays <= 1 for 0 < y < y* (the longest stable step h omega on
+ * an undamped oscillation). Returns 1 and *y_star when there is such an
+ * interval and it ends before y_max; 0 when the scheme is stable all along,
+ * and also, with *y_star = 0, when it has no interval at all (explicit Euler
+ * and the second-order family grow at every step on the axis). */
+int ch02_limit_imaginary(const ch02_charpoly *cp, double y_max, double *y_star);
+
 /* The boundary locus: for zeta = exp(i theta), theta in [0, 2 pi], the roots z
  * of pi(zeta, z) = 0, followed as curves, kept where no other root lies outside
  * the unit circle (the edge of the stability region); curves are separated by
@@ -53,6 +61,13 @@ int ch02_limit_theory(const ch02_charpoly *cp, double x_max, double *x_star);
  * into re[], im[]; returns the number written. */
 size_t ch02_boundary_locus(const ch02_charpoly *cp, size_t ntheta, double zmax, double re[],
                            double im[], size_t cap);
+
+/* Extends box = {x0, x1, y0, y1} to hold the curve of n points (re[i], im[i])
+ * written by ch02_boundary_locus with this zmax, when the curve is bounded: a
+ * curve with a point beyond 0.9 zmax was cut there (the trapezoid's imaginary
+ * axis) and is left out. Non-finite points (the breaks) are skipped. */
+void ch02_locus_window(const double re[], const double im[], size_t n, double zmax,
+                       double box[4]);
 
 /* The roots of the complex polynomial sum_{d=0}^{deg} a[d] x^d (a[deg] != 0)
  * by the Aberth-Ehrlich iteration; returns the number found (deg), or 0 on

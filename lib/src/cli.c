@@ -582,9 +582,20 @@ size_t mbd_cli_choices(const char *const *names, const char *const *descriptions
     return k;
 }
 
+/* a count for a message: "5e+04", or words where it overflows a double */
+static const char *count_text(char *buf, size_t size, double v)
+{
+    if (isfinite(v))
+        snprintf(buf, size, "%.3g", v);
+    else
+        snprintf(buf, size, "more than 1e308 (too many to count)");
+    return buf;
+}
+
 int mbd_cli_check_run(const mbd_cli_spec *spec, const mbd_cli_common *c, double t0,
                       double t_end, double dt_out, const mbd_ode_params *ode, FILE *err)
 {
+    char buf[64];
     const double span = t_end - t0;
     if (!(span > 0) || !isfinite(span))
         return mbd_cli_usage_error(spec, err, "--t-end %g: the run must end a finite time after "
@@ -608,21 +619,25 @@ int mbd_cli_check_run(const mbd_cli_spec *spec, const mbd_cli_common *c, double 
         if (st != GSL_SUCCESS || count > c->max_outputs)
             return mbd_cli_usage_error(spec, err,
                                        "outputs every %g s (--dt-out) from t = %g to %g (--t-end) "
-                                       "would be %.3g rows, more than --max-outputs %ld; choose a "
+                                       "would be %s rows, more than --max-outputs %ld; choose a "
                                        "larger --dt-out or a shorter --t-end (or raise "
                                        "--max-outputs)",
-                                       dt_out, t0, t_end, st == GSL_SUCCESS ? (double)count : r + 1,
+                                       dt_out, t0, t_end,
+                                       count_text(buf, sizeof buf,
+                                                  st == GSL_SUCCESS ? (double)count : r + 1),
                                        c->max_outputs);
     }
     if (ode != NULL && !ode->adaptive && ode->h > 0) {
         const double steps = mbd_run_fixed_steps(t0, t_end, ode->h);
         if (!(steps <= (double)c->max_steps))
             return mbd_cli_usage_error(spec, err,
-                                       "the fixed step %g (--h) of integrator %s takes %.3g steps from t = %g "
-                                       "to %g (--t-end), more than --max-steps %ld; choose a "
-                                       "larger --h or a shorter --t-end (or raise --max-steps)",
-                                       ode->h, ode->name ? ode->name : "the integrator", steps,
-                                       t0, t_end, c->max_steps);
+                                       "the fixed step %g (--h) of integrator %s takes %s steps "
+                                       "from t = %g to %g (--t-end), more than --max-steps %ld; "
+                                       "choose a larger --h or a shorter --t-end (or raise "
+                                       "--max-steps)",
+                                       ode->h, ode->name ? ode->name : "the integrator",
+                                       count_text(buf, sizeof buf, steps), t0, t_end,
+                                       c->max_steps);
     }
     return GSL_SUCCESS;
 }

@@ -296,7 +296,7 @@ static void energy_factors(void)
             p.h = hs[k];
             energy_ctx c = {&pr, 0, s[i].factor, 0};
             ch02_result r;
-            REQUIRE_STATUS(ch02_solve(&p, &pr, 10.0, 0.0, energy_out, &c, &r), GSL_SUCCESS);
+            REQUIRE_STATUS(ch02_solve(&p, &pr, 10.0, 0.0, NULL, energy_out, &c, &r), GSL_SUCCESS);
             CHECK_MSG(c.worst <= 1e-12, "%s, h omega = %g: E_{n+1}/E_n deviates from %.15g by %.2e",
                       s[i].name, y, s[i].factor, c.worst);
         }
@@ -317,7 +317,7 @@ static double transient_error(const char *name, double tol, long *steps)
     ch02_problem pr;
     ch02_problem_init(&pr, CH02_TRANSIENT, ALPHA, 1.0);
     ch02_result r;
-    int st = ch02_solve(&p, &pr, 2.0, 0.0, NULL, NULL, &r);
+    int st = ch02_solve(&p, &pr, 2.0, 0.0, NULL, NULL, NULL, &r);
     *steps = r.stats.ode.steps;
     return st == GSL_SUCCESS ? r.max_error : NAN;
 }
@@ -359,6 +359,173 @@ static void fehlberg_23_underestimates(void)
     p = tableau(&ch02_tableau_rkf23_phi1);
     REQUIRE_STATUS(ch02_charpoly_of(&p, &cp), GSL_SUCCESS);
     CHECK_REL(creal(ch02_amp_factor(&cp, -z)), R1, 1e-14);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Limits of one run                                                         */
+
+static mbd_ode_params adaptive(const char *name)
+{
+    ch02_settings set;
+    ch02_settings_default(&set);
+    set.h = 0.0;
+    mbd_ode_params p;
+    ch02_params(ch02_scheme_find(name), &set, &p);
+    return p;
+}
+
+/* the step limit stops a run after exactly that many steps, at the last state
+ * reached; the output limit after exactly that many outputs */
+static void solve_limits(void)
+{
+    ch02_problem pr;
+    ch02_problem_init(&pr, CH02_DECAY, ALPHA, 1.0);
+    mbd_ode_params p = adaptive("cash-karp");
+    ch02_result r;
+    const ch02_limits steps = {10, 0};
+    CHECK_STATUS(ch02_solve(&p, &pr, 1.0, 0.0, &steps, NULL, NULL, &r), MBD_ESTEPLIMIT);
+    CHECK_MSG(r.limit == CH02_LIMIT_STEPS, "the step limit stopped it: %d", (int)r.limit);
+    CHECK_CLOSE(r.stats.ode.steps, 10, 0);
+    CHECK_IN(r.t, 0.05, 0.99);
+    CHECK_CLOSE(r.y[0], exp(-ALPHA * r.t), 1e-5);   /* the state at t, not another */
+    CHECK_CLOSE(r.error, fabs(r.y[0] - exp(-ALPHA * r.t)), 1e-18);
+    CHECK_MSG(r.h_last > 0 && r.h_min <= r.h_last && r.h_last <= r.h_max,
+              "step sizes %g <= %g <= %g", r.h_min, r.h_last, r.h_max);
+
+    const ch02_limits outputs = {0, 5};
+    CHECK_STATUS(ch02_solve(&p, &pr, 1.0, 0.0, &outputs, NULL, NULL, &r), MBD_ESTEPLIMIT);
+    CHECK_MSG(r.limit == CH02_LIMIT_OUTPUTS, "the output limit stopped it: %d", (int)r.limit);
+    CHECK_CLOSE(r.outputs, 5, 0);
+    /* both at once after every step: the step limit is the cause */
+    const ch02_limits both = {4, 5};
+    CHECK_STATUS(ch02_solve(&p, &pr, 1.0, 0.0, &both, NULL, NULL, &r), MBD_ESTEPLIMIT);
+    CHECK_MSG(r.limit == CH02_LIMIT_STEPS, "both limits: the step limit named, got %d",
+              (int)r.limit);
+    /* a grid or a fixed step beyond a limit is refused before the run */
+    CHECK_STATUS(ch02_solve(&p, &pr, 1.0, 0.1, &outputs, NULL, NULL, &r), MBD_EINPUT);
+    CHECK_CLOSE(r.stats.ode.steps, 0, 0);
+    mbd_ode_params f = scheme("rk4", 4, 1);
+    const ch02_limits fifty = {50, 0};
+    CHECK_STATUS(ch02_solve(&f, &pr, 1.0, 0.0, &fifty, NULL, NULL, &r), MBD_EINPUT);
+    CHECK_CLOSE(r.stats.ode.steps, 0, 0);
+    /* the library's limits by default: the story's runs are far below them */
+    CHECK_STATUS(ch02_solve(&f, &pr, 1.0, 0.0, NULL, NULL, NULL, &r), GSL_SUCCESS);
+    CHECK_CLOSE(ch02_limits_default.max_steps, MBD_RUN_MAX_STEPS, 0);
+}
+
+/* step sizes and errors are over every accepted step, whatever the outputs:
+ * a coarse output grid gives the same statistics as outputs after every step */
+static void solve_statistics_over_steps(void)
+{
+    ch02_problem pr;
+    ch02_problem_init(&pr, CH02_TRANSIENT, ALPHA, 1.0);
+    mbd_ode_params p = adaptive("cash-karp");
+    ch02_result every, grid;
+    REQUIRE_STATUS(ch02_solve(&p, &pr, 2.0, 0.0, NULL, NULL, NULL, &every), GSL_SUCCESS);
+    REQUIRE_STATUS(ch02_solve(&p, &pr, 2.0, 1.0, NULL, NULL, NULL, &grid), GSL_SUCCESS);
+    CHECK_CLOSE(grid.outputs, 3, 0);
+    CHECK_CLOSE(every.outputs, every.stats.ode.steps + 1, 0);
+    CHECK_CLOSE(grid.stats.ode.steps, every.stats.ode.steps, 0);
+    CHECK_CLOSE(grid.h_min, every.h_min, 0);
+    CHECK_CLOSE(grid.h_max, every.h_max, 0);
+    CHECK_GE(grid.max_error, every.max_error);
+    CHECK_LE(every.h_min, 1e-3);                   /* the transient's first steps */
+    CHECK_GE(every.max_error, 1e-7);               /* not the errors at t = 0, 1, 2 alone */
+}
+
+/* The imaginary-axis intervals: RK4's is 2 sqrt 2, Kutta's third-order sqrt 3
+ * (both classical); explicit Euler, the second-order family and Cash-Karp's
+ * order-5 row grow at every step on the axis (checked here from R(z) built
+ * from the tableau's own series); A-stable schemes are stable all along. */
+static double complex series_R(const mbd_tableau *tb, double complex z)
+{
+    /* R(z) = 1 + sum_d z^d b^T A^(d-1) e */
+    const unsigned s = tb->stages;
+    double v[8], w[8];
+    for (unsigned i = 0; i < s; i++)
+        v[i] = 1.0;
+    double complex R = 1.0, zd = 1.0;
+    for (unsigned d = 1; d <= s; d++) {
+        zd *= z;
+        double c = 0.0;
+        for (unsigned i = 0; i < s; i++)
+            c += tb->b[i] * v[i];
+        R += c * zd;
+        for (unsigned i = 0; i < s; i++) {
+            w[i] = 0.0;
+            for (unsigned j = 0; j < s; j++)
+                w[i] += tb->a[i * s + j] * v[j];
+        }
+        memcpy(v, w, s * sizeof *v);
+    }
+    return R;
+}
+
+static void imaginary_limits(void)
+{
+    ch02_charpoly cp;
+    double y = NAN;
+    mbd_ode_params p = tableau(&mbd_tableau_rk4);
+    REQUIRE_STATUS(ch02_charpoly_of(&p, &cp), GSL_SUCCESS);
+    CHECK_MSG(ch02_limit_imaginary(&cp, 100, &y) == 1, "rk4 has an interval");
+    CHECK_CLOSE(y, 2 * sqrt(2.0), 1e-9);
+    p = tableau(&ch02_tableau_rk3);
+    REQUIRE_STATUS(ch02_charpoly_of(&p, &cp), GSL_SUCCESS);
+    CHECK_MSG(ch02_limit_imaginary(&cp, 100, &y) == 1, "rk3 has an interval");
+    CHECK_CLOSE(y, sqrt(3.0), 1e-9);
+    const mbd_tableau *none[] = {&mbd_tableau_euler, &mbd_tableau_heun, &mbd_tableau_midpoint,
+                                 &mbd_tableau_cash_karp};
+    for (size_t i = 0; i < 4; i++) {
+        CHECK_MSG(cabs(series_R(none[i], 0.5 * I)) > 1.0, "%s grows at z = 0.5 i", none[i]->name);
+        p = tableau(none[i]);
+        REQUIRE_STATUS(ch02_charpoly_of(&p, &cp), GSL_SUCCESS);
+        y = NAN;
+        CHECK_MSG(ch02_limit_imaginary(&cp, 100, &y) == 0 && y == 0.0,
+                  "%s: no interval on the imaginary axis, got y* = %g", none[i]->name, y);
+    }
+    CHECK_MSG(cabs(series_R(&mbd_tableau_rk4, 2.8 * I)) <= 1.0
+                  && cabs(series_R(&mbd_tableau_rk4, 2.9 * I)) > 1.0, "RK4 |R(iy)| = 1 near 2.83");
+    const char *astable[] = {"implicit-euler", "am2"};
+    for (size_t i = 0; i < 2; i++) {
+        p = scheme(astable[i], 4, 1);
+        REQUIRE_STATUS(ch02_charpoly_of(&p, &cp), GSL_SUCCESS);
+        CHECK_MSG(ch02_limit_imaginary(&cp, 100, &y) == 0 && y == 100,
+                  "%s: stable all along the axis, got y* = %g", astable[i], y);
+    }
+}
+
+/* The stability figure's window holds every bounded curve whole (issue 12:
+ * Cash-Karp's islands at 0.6 +- 3.6 i were cut off), and leaves out a curve
+ * that was cut at zmax (the trapezoid's imaginary axis). */
+static void locus_window(void)
+{
+    enum { NT = 720, CAP = 16 * (NT + 2) * 2 };
+    static double re[CAP], im[CAP];
+    ch02_charpoly cp;
+    mbd_ode_params p = tableau(&mbd_tableau_cash_karp);
+    REQUIRE_STATUS(ch02_charpoly_of(&p, &cp), GSL_SUCCESS);
+    const size_t n = ch02_boundary_locus(&cp, NT, 8.0, re, im, CAP);
+    double box[4] = {0, 0, 0, 0}, lowest = 0.0, rightmost = 0.0;
+    ch02_locus_window(re, im, n, 8.0, box);
+    size_t outside = 0;
+    for (size_t k = 0; k < n; k++)
+        if (isfinite(re[k])) {
+            outside += re[k] < box[0] || re[k] > box[1] || im[k] < box[2] || im[k] > box[3];
+            lowest = fmin(lowest, im[k]);
+            rightmost = fmax(rightmost, re[k]);
+        }
+    CHECK_MSG(outside == 0, "%zu points of the Cash-Karp locus outside its window", outside);
+    CHECK_LE(lowest, -3.8);      /* the lower island, below the old window's -3.6 */
+    CHECK_GE(rightmost, 0.8);    /* the islands lie right of the axis */
+    CHECK_CLOSE(box[2], lowest, 0);
+    p = scheme("am2", 4, 1);
+    REQUIRE_STATUS(ch02_charpoly_of(&p, &cp), GSL_SUCCESS);
+    const size_t m = ch02_boundary_locus(&cp, NT, 12.0, re, im, CAP);
+    double axis[4] = {-1, 1, -1, 1};
+    ch02_locus_window(re, im, m, 12.0, axis);
+    CHECK_MSG(m > 0 && axis[0] == -1 && axis[1] == 1 && axis[2] == -1 && axis[3] == 1,
+              "the trapezoid's axis (%zu points) leaves the window alone: [%g, %g] x [%g, %g]",
+              m, axis[0], axis[1], axis[2], axis[3]);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -585,6 +752,10 @@ static CU_TestInfo tests[] = {
     {"energy_factors", energy_factors},
     {"adaptive_within_tolerance", adaptive_within_tolerance},
     {"fehlberg_23_underestimates", fehlberg_23_underestimates},
+    {"solve_limits", solve_limits},
+    {"solve_statistics_over_steps", solve_statistics_over_steps},
+    {"imaginary_limits", imaginary_limits},
+    {"locus_window", locus_window},
     {"adams_coefficients", adams_coefficients},
     {"tableau_orders", tableau_orders},
     {"pec_amplification", pec_amplification},

@@ -61,7 +61,7 @@ static void grids_and_steps_refused(void)
     for (const char *const *p = MECHANISMS; *p; p++) {
         refused(*p, "--dt-out 1e308 --summary", "--dt-out", "longer than the run");
         refused(*p, "--dt-out 1e-300 --summary", "--dt-out", "--max-outputs 1000000");
-        refused(*p, "--t-end 1e308 --summary", "--t-end", "--max-outputs");
+        refused(*p, "--t-end 1e308 --summary", "--t-end", "too many to count");
         refused(*p, "--dt-out 1e-3 --max-outputs 100 --summary", "--max-outputs 100", NULL);
         refused(*p, "--integrator fixed --h 1e-9 --summary", "--h", "--max-steps 1000000");
         refused(*p, "--integrator rk4 --h 1e-4 --max-steps 10 --summary", "--max-steps 10", NULL);
