@@ -20,9 +20,9 @@
 #include <gsl/gsl_matrix.h>
 
 #include "check.h"
-#include "problems.h"
-#include "schemes.h"
-#include "stability.h"
+#include "model.h"
+#include "study.h"
+#include "reference.h"
 
 #define ALPHA 10.0
 

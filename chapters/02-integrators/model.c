@@ -4,7 +4,7 @@
 
 #include <gsl/gsl_errno.h>
 
-#include "problems.h"
+#include "model.h"
 
 static const char *const NAMES[] = {"decay", "oscillator", "transient", "smooth"};
 

@@ -1,12 +1,18 @@
 /* Chapter 02's schemes (schemes.h): the method table, the slides' tables
  * typed in as printed (document 001), order conditions, the Adams
  * coefficients from the slides' Lagrange form, and run helpers. */
+#include <errno.h>
+#include <float.h>
 #include <math.h>
+#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <gsl/gsl_errno.h>
 
-#include "schemes.h"
+#include "mbd/io.h"
+#include "mbd/run.h"
+#include "study.h"
 
 /* ------------------------------------------------------------------------ */
 /* The methods                                                               */
@@ -389,4 +395,448 @@ double ch02_observed_order(const mbd_ode_params *p, const ch02_problem *pr, doub
         order[k] = k > 0 ? log2(err[k - 1] / err[k]) : NAN;
     }
     return n > 1 ? order[n - 1] : NAN;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Helpers                                                                   */
+
+void ch02_params_of(const char *method, unsigned k, unsigned m, int fixed, double h,
+                      mbd_ode_params *p)
+{
+    ch02_settings set;
+    ch02_settings_default(&set);
+    set.pece_order = k;
+    set.corrections = m;
+    set.fixed = fixed;
+    set.h = h;
+    ch02_params(ch02_scheme_find(method), &set, p);
+}
+
+void ch02_params_tableau(const mbd_tableau *tb, double h, mbd_ode_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->name = tb->name;
+    p->kind = MBD_ODE_RK;
+    p->tableau = tb;
+    p->h = h;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Stability                                                                 */
+
+static stab_row *add_stab(ch02_study *s, const char *label, const char *slides, const char *method,
+                          const mbd_ode_params *p)
+{
+    stab_row *r = &s->stab[s->nstab++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->label, sizeof r->label, "%s", label);
+    r->slides = slides;
+    r->method = method;
+    r->p = *p;
+    return r;
+}
+
+static void stability_rows(ch02_study *s)
+{
+    mbd_ode_params p;
+    static const struct { const char *method, *label, *slides; } one[] = {
+        {"euler", "euler", "Euler"},
+        {"heun", "heun (= midpoint, ralston)", "2nd-order family"},
+        {"rk4", "rk4", "fourth-order R-K"},
+        {"rkf23", "rkf23 (Phi_2, propagated)", "R-K-Fehlberg"},
+        {"cash-karp", "cash-karp (order 5)", "Cash-Karp"},
+        {"ab2", "ab2", ""},
+        {"ab3", "ab3", "3-step A-B"},
+        {"ab4", "ab4", ""},
+        {"am3", "am3", "two-step A-M"},
+        {"am4", "am4", ""},
+        {"am5", "am5", "four-step A-M"},
+    };
+    for (size_t i = 0; i < sizeof one / sizeof one[0]; i++) {
+        ch02_params_of(one[i].method, 4, 1, 1, 0.01, &p);
+        add_stab(s, one[i].label, one[i].slides, one[i].method, &p);
+    }
+    ch02_params_tableau(&ch02_tableau_rk3, 0.01, &p);
+    add_stab(s, "rk3 (Kutta, order 3)", "R-K order 3 (figure)", NULL, &p);
+    ch02_params_tableau(&ch02_tableau_rkf23_phi1, 0.01, &p);
+    add_stab(s, "rkf23 Phi_1 (order 2)", "R-K-Fehlberg", NULL, &p);
+    ch02_params_tableau(ch02_tableau_cash_karp_row(4), 0.01, &p);
+    add_stab(s, "cash-karp row 4", "Cash-Karp", NULL, &p);
+    for (unsigned k = 2; k <= 4; k++) {
+        char label[48];
+        snprintf(label, sizeof label, "pece --order %u", k);
+        ch02_params_of("pece", k, 1, 1, 0.01, &p);
+        add_stab(s, label, "", k == 4 ? "pece" : NULL, &p);   /* --order 4 is the default */
+    }
+    ch02_params_of("pece", 4, 2, 1, 0.01, &p);
+    add_stab(s, "pece --order 4 --corrections 2", "", NULL, &p);
+    for (unsigned m = 1; m <= CH02_PEC_MAX; m++) {
+        char label[48];
+        snprintf(label, sizeof label, "Euler + trapezoid, m = %u", m);
+        ch02_params_tableau(ch02_tableau_pec(m), 0.01, &p);
+        add_stab(s, label, "P(EC)^m", NULL, &p);
+    }
+    ch02_params_of("implicit-euler", 4, 1, 1, 0.01, &p);
+    add_stab(s, "implicit-euler", "implicit Euler", "implicit-euler", &p);
+    ch02_params_of("am2", 4, 1, 1, 0.01, &p);
+    add_stab(s, "am2 (trapezoid)", "P(EC)^m corrector", "am2", &p);
+}
+
+static int compute_stability(ch02_study *s)
+{
+    for (size_t i = 0; i < s->nstab; i++) {
+        stab_row *r = &s->stab[i];
+        int st = ch02_charpoly_of(&r->p, &r->cp);
+        if (st != GSL_SUCCESS)
+            return st;
+        r->theory_found = ch02_limit_theory(&r->cp, X_MAX, &r->x_theory);
+        st = ch02_limit_measured(&r->p, ALPHA, X_MAX, LIMIT_TOL, &r->x_measured, &r->found,
+                                 &r->runs);
+        if (st != GSL_SUCCESS)
+            return st;
+        if (r->theory_found) {
+            const double xb = 0.98 * r->x_theory, xa = 1.02 * r->x_theory;
+            st = ch02_amplification(&r->p, ALPHA, xb, CH02_STABILITY_STEPS, &r->below);
+            if (st == GSL_SUCCESS)
+                st = ch02_amplification(&r->p, ALPHA, xa, CH02_STABILITY_STEPS, &r->above);
+            if (st != GSL_SUCCESS)
+                return st;
+            r->r_below = ch02_root_modulus(&r->cp, -xb);
+            r->r_above = ch02_root_modulus(&r->cp, -xa);
+        }
+    }
+    return GSL_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Convergence                                                               */
+
+static void add_conv(ch02_study *s, const char *label, const char *method, const mbd_ode_params *p,
+                     unsigned order, double h0, double h0_tr, const char *note)
+{
+    conv_row *r = &s->conv[s->nconv++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->label, sizeof r->label, "%s", label);
+    r->method = method;
+    r->p = *p;
+    r->order = order;
+    r->note = note;
+    r->h0 = h0;
+    r->h0_tr = h0_tr;
+}
+
+/* the first steps of the halving sequences: order 5 needs longer steps to stay
+ * clear of rounding */
+#define H0(order) ((order) >= 5 ? 0.04 : 0.01)
+#define H0_TR(order) ((order) >= 5 ? 0.005 : 0.002)
+#define T_CONV 1.0
+#define T_CONV_TR 0.05
+
+static void convergence_rows(ch02_study *s)
+{
+    mbd_ode_params p;
+    static const char *const methods[] = {"euler", "implicit-euler", "midpoint", "heun",
+                                          "ralston", "rk4", "ab2", "ab3", "ab4", "am2",
+                                          "am3", "am4", "am5"};
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
+        const ch02_scheme *sc = ch02_scheme_find(methods[i]);
+        ch02_params_of(methods[i], 4, 1, 1, 0.01, &p);
+        add_conv(s, methods[i], methods[i], &p, sc->order, H0(sc->order), H0_TR(sc->order), NULL);
+    }
+    for (unsigned k = 2; k <= 4; k++) {
+        char label[48];
+        snprintf(label, sizeof label, "pece --order %u", k);
+        ch02_params_of("pece", k, 1, 1, 0.01, &p);
+        add_conv(s, label, k == 4 ? "pece" : NULL, &p, k, H0(k), H0_TR(k), NULL);
+    }
+    ch02_params_of("pece", 4, 2, 1, 0.01, &p);
+    add_conv(s, "pece --order 4 --corrections 2", NULL, &p, 4, H0(4), H0_TR(4), NULL);
+    ch02_params_tableau(ch02_tableau_pec(2), 0.01, &p);
+    add_conv(s, "Euler + trapezoid, m = 2", NULL, &p, 2, H0(2), H0_TR(2), NULL);
+    ch02_params_of("rkf23", 4, 1, 1, 0.01, &p);
+    add_conv(s, "rkf23 (Phi_2)", "rkf23", &p, 3, H0(3), H0_TR(3), NULL);
+    ch02_params_tableau(&ch02_tableau_rkf23_phi1, 0.01, &p);
+    add_conv(s, "rkf23 Phi_1", NULL, &p, 2, H0(2), H0_TR(2), "*");
+    add_conv(s, "rkf23 Phi_1, h0 = 1e-4, 2e-5", NULL, &p, 2, 1e-4, 2e-5, "*");
+    for (unsigned k = 1; k <= 5; k++) {
+        char label[48];
+        snprintf(label, sizeof label, k == 5 ? "cash-karp (row %u)" : "cash-karp row %u", k);
+        ch02_params_tableau(ch02_tableau_cash_karp_row(k), 0.01, &p);
+        add_conv(s, label, k == 5 ? "cash-karp" : NULL, &p, k, H0(k), H0_TR(k), NULL);
+    }
+}
+
+static void compute_convergence(ch02_study *s)
+{
+    ch02_problem decay, transient;
+    ch02_problem_init(&decay, CH02_DECAY, ALPHA, OMEGA);
+    ch02_problem_init(&transient, CH02_TRANSIENT, ALPHA, OMEGA);
+    for (size_t i = 0; i < s->nconv; i++) {
+        conv_row *r = &s->conv[i];
+        ch02_observed_order(&r->p, &decay, T_CONV, r->h0, 4, r->err, r->ord);
+        ch02_observed_order(&r->p, &transient, T_CONV_TR, r->h0_tr, 4, r->err_tr, r->ord_tr);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Energy                                                                    */
+
+typedef struct {
+    energy_row *row;
+    const ch02_problem *pr;
+    double E0, Eprev;
+    long n;
+} energy_ctx;
+
+/* >> energy */
+static int energy_output(void *ctx, double t, const double y[], const mbd_run_info *info,
+                         mbd_failure *fail)
+{
+    (void)fail;
+    energy_ctx *c = ctx;
+    energy_row *r = c->row;
+    const double E = ch02_energy(c->pr, y);
+    if (info->step == 0) {
+        c->E0 = c->Eprev = E;
+    } else {
+        /* the ratio of one step, against its closed form */
+        r->max_dev = fmax(r->max_dev, fabs(E / c->Eprev / r->closed - 1.0));
+        c->Eprev = E;
+        c->n = info->step;
+    }
+    if (r->n < sizeof r->t / sizeof r->t[0]) {
+        r->t[r->n] = t;
+        r->E[r->n] = E / c->E0;
+        r->n++;
+    }
+    return GSL_SUCCESS;
+}
+/* << energy */
+
+static int compute_energy(ch02_study *s)
+{
+    const double y = H_ENERGY * OMEGA, y2 = y * y;
+    static const struct { const char *method, *text; } rows[] = {
+        {"euler", "1 + y^2"},
+        {"implicit-euler", "1 / (1 + y^2)"},
+        {"heun", "1 + y^4/4"},
+        {"rk4", "1 - y^6/72 + y^8/576"},
+        {"am2", "1"},
+        {"ab2", "(multistep)"},
+        {"pece", "(multistep)"},
+    };
+    const double closed[] = {1 + y2, 1 / (1 + y2), 1 + y2 * y2 / 4,
+                             1 - y2 * y2 * y2 / 72 + y2 * y2 * y2 * y2 / 576, 1, 1, 1};
+    ch02_problem pr;
+    ch02_problem_init(&pr, CH02_OSCILLATOR, ALPHA, OMEGA);
+    s->nenergy = 0;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        energy_row *r = &s->energy[s->nenergy++];
+        memset(r, 0, sizeof *r);
+        r->method = rows[i].method;
+        r->closed_text = rows[i].text;
+        r->closed = closed[i];
+        mbd_ode_params p;
+        ch02_params_of(rows[i].method, 4, 1, 1, H_ENERGY, &p);
+        ch02_charpoly cp;
+        r->one_step = ch02_charpoly_of(&p, &cp) == GSL_SUCCESS && cp.kdeg == 1;
+        if (r->one_step && strcmp(r->method, "am2") != 0) {
+            double complex R = ch02_amp_factor(&cp, I * y);
+            r->theory = creal(R * conj(R));
+        } else if (strcmp(r->method, "am2") == 0) {
+            r->one_step = 1;   /* the trapezoid needs no history: (1 + z/2) / (1 - z/2) */
+            double complex R = (1 + I * y / 2) / (1 - I * y / 2);
+            r->theory = creal(R * conj(R));
+        } else {
+            r->theory = NAN;
+        }
+        energy_ctx c = {r, &pr, 0, 0, 0};
+        ch02_result res;
+        int st = ch02_solve(&p, &pr, T_ENERGY, 0.0, NULL, energy_output, &c, &res);
+        if (st != GSL_SUCCESS)
+            return st;
+        r->ratio_end = ch02_energy(&pr, res.y) / c.E0;
+        r->factor = pow(r->ratio_end, 1.0 / (double)c.n);
+        if (!r->one_step)
+            r->max_dev = NAN;
+    }
+    return GSL_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Step-size control                                                         */
+
+typedef struct {
+    step_row *row;
+    ch02_result *res;
+} step_ctx;
+
+/* >> step-history */
+static int step_output(void *ctx, double t, const double y[], const mbd_run_info *info,
+                       mbd_failure *fail)
+{
+    step_ctx *c = ctx;
+    step_row *r = c->row;
+    if (info->step == 0)
+        return GSL_SUCCESS;
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 256;
+        double *nt = realloc(r->t, cap * sizeof *nt), *nh = NULL, *ny = NULL, *ne = NULL;
+        if (nt)
+            r->t = nt;
+        nh = nt ? realloc(r->h, cap * sizeof *nh) : NULL;
+        if (nh)
+            r->h = nh;
+        ny = nh ? realloc(r->y, cap * sizeof *ny) : NULL;
+        if (ny)
+            r->y = ny;
+        ne = ny ? realloc(r->est, cap * sizeof *ne) : NULL;
+        if (ne)
+            r->est = ne;
+        long *nr = ne ? realloc(r->rej, cap * sizeof *nr) : NULL;
+        if (nr == NULL)
+            return mbd_failure_set(fail, GSL_ENOMEM, t, "out of memory");
+        r->rej = nr;
+        r->cap = cap;
+    }
+    r->t[r->n] = t;
+    r->h[r->n] = info->h;
+    r->y[r->n] = y[0];
+    r->est[r->n] = mbd_ode_last_error(c->res->ode);          /* err / tol of this step */
+    r->rej[r->n] = mbd_ode_get_stats(c->res->ode)->rejected; /* attempts rejected so far */
+    r->n++;
+    return GSL_SUCCESS;
+}
+/* << step-history */
+
+void ch02_free_steps(ch02_study *s)
+{
+    for (size_t i = 0; i < s->nstep; i++) {
+        free(s->step[i].t);
+        free(s->step[i].h);
+        free(s->step[i].y);
+        free(s->step[i].est);
+        free(s->step[i].rej);
+    }
+    s->nstep = 0;
+}
+
+/* >> adaptive */
+static int compute_steps(ch02_study *s)
+{
+    static const struct { const char *label, *method; const mbd_tableau *tb; } rows[N_STEP] = {
+        {"rk4-doubling", "rk4-doubling", NULL},
+        {"rkf23", "rkf23", NULL},
+        {"rkf23, Phi_1 propagated", NULL, &ch02_tableau_rkf23_phi1},
+        {"cash-karp", "cash-karp", NULL},
+    };
+    ch02_problem pr, smooth;
+    ch02_problem_init(&pr, CH02_TRANSIENT, ALPHA, OMEGA);
+    ch02_problem_init(&smooth, CH02_SMOOTH, ALPHA, OMEGA);
+    ch02_free_steps(s);
+    for (size_t i = 0; i < N_STEP; i++) {
+        step_row *r = &s->step[s->nstep++];
+        memset(r, 0, sizeof *r);
+        r->label = rows[i].label;
+        r->method = rows[i].method;
+        ch02_settings set;
+        ch02_settings_default(&set);
+        set.h = 0.0;                      /* the first step is chosen */
+        set.rtol = set.atol = TOL_STEP;
+        ch02_params(ch02_scheme_find(rows[i].method ? rows[i].method : "rkf23"), &set, &r->p);
+        if (rows[i].tb) {
+            r->p.tableau = rows[i].tb;
+            r->p.name = rows[i].label;
+        }
+        step_ctx c = {r, &r->r};
+        r->status = ch02_solve(&r->p, &pr, T_STEP, 0.0, NULL, step_output, &c, &r->r);
+        if (r->status != GSL_SUCCESS)
+            return r->status;
+        ch02_result rs;
+        int st = ch02_solve(&r->p, &smooth, T_STEP, 0.0, NULL, NULL, NULL, &rs);
+        if (st != GSL_SUCCESS)
+            return st;
+        r->smooth_steps = rs.stats.ode.steps;
+        r->hmin = HUGE_VAL;
+        double late = 0.0;
+        long nlate = 0;
+        for (size_t k = 0; k < r->n; k++) {
+            r->hmin = fmin(r->hmin, r->h[k]);
+            if (k + 1 < r->n)              /* the last step is cut to land on t_end */
+                r->hmax = fmax(r->hmax, r->h[k]);
+            if (r->t[k] > 0.5 && k + 1 < r->n) {
+                late += r->h[k] * CH02_TRANSIENT_RATE;
+                nlate++;
+            }
+        }
+        r->late_x = nlate ? late / (double)nlate : NAN;
+        /* the propagated formula's real-axis limit (step doubling: each RK4 half step) */
+        mbd_ode_params pf = r->p;
+        pf.adaptive = pf.doubling = 0;
+        ch02_charpoly cp;
+        if (ch02_charpoly_of(&pf, &cp) != GSL_SUCCESS || !ch02_limit_theory(&cp, X_MAX, &r->x_limit))
+            r->x_limit = NAN;
+    }
+    return GSL_SUCCESS;
+}
+
+/* One adaptive step of size h = z on y' = -y, y(0) = 1, with atol = 1 and
+ * rtol = 0, so that the library's error norm is the raw estimate |err|. */
+static int one_step_estimate(const mbd_ode_params *p0, double z, double *est, double *err)
+{
+    ch02_problem pr;
+    ch02_problem_init(&pr, CH02_DECAY, 1.0, OMEGA);
+    mbd_ode_params p = *p0;
+    p.h = z;
+    p.atol = 1.0;
+    p.rtol = 0.0;
+    mbd_ode *o = mbd_ode_alloc(&p, 1, ch02_rhs, &pr);
+    if (o == NULL)
+        return GSL_EINVAL;
+    double y = 1.0, t = 0.0;
+    int st = mbd_ode_start(o, t, &y, z);
+    if (st == GSL_SUCCESS)
+        st = mbd_ode_step(o, &t, &y, z);
+    *est = mbd_ode_last_error(o);
+    *err = fabs(y - exp(-z));
+    mbd_ode_free(o);
+    return st;
+}
+
+static int compute_estimates(ch02_study *s)
+{
+    const double zs[N_EST] = {0.02, 0.1, 0.3, 1.0, 2.0};
+    const size_t rows[3] = {0, 1, 3};      /* rk4-doubling, rkf23, cash-karp */
+    for (size_t i = 0; i < N_EST; i++) {
+        s->est[i].z = zs[i];
+        for (size_t k = 0; k < 3; k++) {
+            int st = one_step_estimate(&s->step[rows[k]].p, zs[i], &s->est[i].est[k],
+                                       &s->est[i].err[k]);
+            if (st != GSL_SUCCESS)
+                return st;
+        }
+    }
+    return GSL_SUCCESS;
+}
+/* << adaptive */
+
+int ch02_compute_all(ch02_study *s)
+{
+    if (s->computed)
+        return GSL_SUCCESS;
+    s->nstab = s->nconv = 0;
+    stability_rows(s);
+    int st = compute_stability(s);
+    if (st != GSL_SUCCESS)
+        return st;
+    convergence_rows(s);
+    compute_convergence(s);
+    st = compute_energy(s);
+    if (st == GSL_SUCCESS)
+        st = compute_steps(s);
+    if (st == GSL_SUCCESS)
+        st = compute_estimates(s);
+    if (st == GSL_SUCCESS)
+        s->computed = 1;
+    return st;
 }

@@ -1,4 +1,4 @@
-/* schemes.h -- chapter 02's integration schemes: the --method names, the
+/* study.h -- chapter 02's integration schemes: the --method names, the
  * slides' tables (document 001, "Numerical Integration" to "Cash-Karp R-K
  * Formulas") typed in as printed, and run helpers on the test problems.
  *
@@ -7,14 +7,18 @@
  * variants (the Euler/trapezoid P(EC)^m, the embedded rows of Cash-Karp and
  * Fehlberg 2(3) propagated on their own) as tableaux.
  */
-#ifndef CH02_SCHEMES_H
-#define CH02_SCHEMES_H
+#ifndef CH02_STUDY_H
+#define CH02_STUDY_H
 
 #include <stddef.h>
 
+#include <stdio.h>
+
+#include "mbd/cli.h"
 #include "mbd/ode.h"
 #include "mbd/run.h"
-#include "problems.h"
+#include "model.h"
+#include "reference.h"
 
 /* One scheme of the chapter. */
 typedef struct {
@@ -131,5 +135,138 @@ double ch02_error_at(const mbd_ode_params *p, const ch02_problem *pr, double t_e
  * Returns the last observed order. */
 double ch02_observed_order(const mbd_ode_params *p, const ch02_problem *pr, double t_end,
                            double h0, int n, double err[], double order[]);
+
+/* ------------------------------------------------------------------------ */
+/* The story's computations                                                  */
+
+#define ALPHA 10.0              /* the slides' test problem y' = -alpha y */
+#define OMEGA 1.0
+#define X_MAX 100.0             /* the largest h alpha tested */
+#define LIMIT_TOL 1e-4          /* relative width of the measured limit */
+#define H_ENERGY 0.1            /* the energy study: h omega = 0.1 over t = 0 ... 20 */
+#define T_ENERGY 20.0
+#define TOL_STEP 1e-6           /* the step-size ch02_study */
+#define T_STEP 2.0
+
+typedef struct {
+    char label[48];
+    const char *slides;          /* document 001's name, or "" */
+    const char *method;          /* the --method name, or NULL for a variant */
+    mbd_ode_params p;
+    ch02_charpoly cp;
+    int theory_found, found;
+    double x_theory, x_measured;
+    long runs;
+    ch02_amp below, above;       /* runs at 0.98 and 1.02 times the theory's limit */
+    double r_below, r_above;     /* the theory's max |zeta| there */
+} stab_row;
+
+typedef struct {
+    char label[48];
+    const char *method;
+    mbd_ode_params p;
+    unsigned order;
+    const char *note;
+    double h0, err[4], ord[4];          /* decay */
+    double h0_tr, err_tr[4], ord_tr[4]; /* transient */
+} conv_row;
+
+typedef struct {
+    const char *method;
+    const char *closed_text;     /* the closed form of E_{n+1}/E_n */
+    double closed;               /* its value at h omega */
+    double theory;               /* |R(i h omega)|^2 from the characteristic polynomial */
+    double ratio_end;            /* E_N / E_0 */
+    double factor;               /* (E_N / E_0)^(1/N) */
+    double max_dev;              /* max over steps of |(E_{n+1}/E_n) / closed - 1| */
+    int one_step;
+    size_t n;
+    double t[256], E[256];       /* E/E_0 for the figure */
+} energy_row;
+
+typedef struct {
+    const char *label;
+    const char *method;          /* the --method name, or NULL for a variant */
+    mbd_ode_params p;
+    ch02_result r;
+    int status;
+    size_t n, cap;
+    double *t, *h, *y, *est;     /* per accepted step */
+    long *rej;                   /* rejected attempts before it (cumulative) */
+    double hmin, hmax, late_x;   /* late_x: mean h * 100 over t > 0.5 */
+    double x_limit;              /* real-axis limit of the propagated formula, per step */
+    long smooth_steps;           /* accepted steps on y' = -sin t (no fast mode) */
+} step_row;
+
+/* one step on y' = -y: the library's error estimate and the propagated error */
+typedef struct {
+    double z;
+    double est[3], err[3];       /* rk4-doubling, rkf23, cash-karp */
+} estimate_row;
+
+#define N_STAB 25
+#define N_CONV 27
+#define N_ENERGY 7
+#define N_STEP 4
+#define N_EST 5
+
+typedef struct {
+    stab_row stab[N_STAB];
+    size_t nstab;
+    conv_row conv[N_CONV];
+    size_t nconv;
+    energy_row energy[N_ENERGY];
+    size_t nenergy;
+    step_row step[N_STEP];
+    size_t nstep;
+    estimate_row est[N_EST];
+    int computed;
+} ch02_study;
+
+/* The integrator of a scheme by name: fixed step h, Adams order k, m
+ * corrections (fixed-point implicit methods when `fixed`); and the fixed-step
+ * Runge-Kutta of a tableau. */
+void ch02_params_of(const char *method, unsigned k, unsigned m, int fixed, double h,
+                    mbd_ode_params *p);
+void ch02_params_tableau(const mbd_tableau *tb, double h, mbd_ode_params *p);
+
+/* Everything the story and the figures show (study.c). */
+int ch02_compute_all(ch02_study *s);
+void ch02_free_steps(ch02_study *s);
+
+/* The story, the scheme summary (--summary alone), the benchmarks (story.c);
+ * the figures (figures.c). */
+int ch02_story(FILE *out, ch02_study *s);
+int ch02_scheme_summary(FILE *out, ch02_study *s);
+int ch02_write_figures(const char *prefix, ch02_study *s, mbd_failure *fail);
+int ch02_bench(long repeats, ch02_study *s);
+
+/* One run (--method, --problem, ...; story.c): its spec, checked before it
+ * starts, and the run with its CSV, summary or report. */
+typedef struct {
+    const ch02_scheme *scheme;
+    ch02_settings set;
+    ch02_problem pr;
+    double t_end, dt_out;
+    ch02_limits lim;
+} ch02_run_spec;
+int ch02_check_run(const mbd_cli_spec *spec, const mbd_cli_common *opt, const ch02_run_spec *rs,
+                   const mbd_ode_params *p);
+int ch02_do_run(const ch02_run_spec *rs, const mbd_ode_params *p, const mbd_cli_common *opt,
+                mbd_failure *fail);
+
+/* The program (main.c reads the options into it; mbd_cli_dispatch calls the
+ * parts below). */
+typedef struct {
+    const mbd_cli_common *opt;
+    int run_mode;                /* one run (--summary alone is the scheme summary) */
+    ch02_run_spec rs;
+    mbd_ode_params p;
+    ch02_study *s;
+} ch02_program;
+int ch02_program_bench(void *prog, long repeats, mbd_failure *fail);
+int ch02_program_figures(void *prog, const char *prefix, mbd_failure *fail);
+int ch02_program_run(void *prog, mbd_failure *fail);
+int ch02_program_story(void *prog, FILE *out, int no_timing, mbd_failure *fail);
 
 #endif

@@ -1,4 +1,4 @@
-/* problems.h -- chapter 02's three test problems, each with its closed form.
+/* model.h -- chapter 02's three test problems, each with its closed form.
  *
  *   decay       y' = -alpha y,  y(0) = 1;                  y = exp(-alpha t)
  *               (document 001's stability test problem, alpha = 10)
@@ -10,8 +10,8 @@
  *               the transient problem's solution without its fast mode (for comparison;
  *               not a --problem choice)
  */
-#ifndef CH02_PROBLEMS_H
-#define CH02_PROBLEMS_H
+#ifndef CH02_MODEL_H
+#define CH02_MODEL_H
 
 #include <stddef.h>
 

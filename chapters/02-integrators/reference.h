@@ -1,4 +1,4 @@
-/* stability.h -- absolute stability on y' = lambda y, two ways.
+/* reference.h -- absolute stability on y' = lambda y, two ways.
  *
  * Theory: applied to y' = lambda y with z = h lambda, every scheme of the
  * chapter is a linear recurrence whose characteristic polynomial
@@ -13,8 +13,8 @@
  * and the growth of |y_n| over the end of a long run gives the amplification
  * per step; bisection on x finds where it passes 1.
  */
-#ifndef CH02_STABILITY_H
-#define CH02_STABILITY_H
+#ifndef CH02_REFERENCE_H
+#define CH02_REFERENCE_H
 
 #include <complex.h>
 #include <stddef.h>

@@ -7,9 +7,9 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_math.h>
 
-#include "problems.h"
-#include "schemes.h"
-#include "stability.h"
+#include "model.h"
+#include "study.h"
+#include "reference.h"
 
 /* ------------------------------------------------------------------------ */
 /* Characteristic polynomials                                                */
