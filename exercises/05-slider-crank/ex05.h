@@ -35,13 +35,15 @@ static inline ex05_params ex05_table4(void)
  * (a) The mass matrix of the two-rod chain with the slider in the coordinates
  * q, derived from the kinetic energy T = (1/2) q'^T M(q) q' of the three
  * bodies (each rod: its centre's velocity and its rotation about the centre,
- * inertia m L^2 / 12). M is 3 x 3 (GSL_EBADLEN otherwise); GSL_EINVAL when a
- * mass or a length is not positive. */
+ * inertia m L^2 / 12). Every entry of M is written, the zeros too. M must be
+ * 3 x 3 (GSL_EBADLEN for any other number of rows or columns); GSL_EINVAL when
+ * a mass or a length (m1, m2, m3, L1, L2) is not positive. Any g is allowed. */
 int ex05_mass_consistent(const ex05_params *p, const double q[3], gsl_matrix *M);
 
 /* (b) The true mechanical energy T + V of the state (q, q'): T the kinetic
  * energy of (a), V the gravity of both rods with the zero of potential at the
- * height of the crank pivot (the slider's line y = 0). */
+ * height of the crank pivot (the slider's line y = 0), for the gravity p->g.
+ * GSL_EINVAL as in (a). */
 int ex05_energy(const ex05_params *p, const double q[3], const double qd[3], double *E);
 
 /* EXERCISE 05.2 -- the reduced equation on the branch, and the fold time.
@@ -58,16 +60,20 @@ int ex05_reduced_accel(const ex05_params *p, int consistent, double th1, double 
 
 /* (b) Released from rest at th1 = th10 (0 < th10 < pi) on the branch, the time
  * at which th1 first reaches 0 (the fold), found by integrating (a) to within
- * 1e-9 s. GSL_EMAXITER (and *t_fold = NAN) when it is not reached by t_max. */
+ * 1e-9 s. GSL_EMAXITER when it is not reached by t_max (a fold just after
+ * t_max is not reached); GSL_EINVAL when th10 is outside (0, pi), t_max <= 0
+ * or L1 != L2. *t_fold = NAN on every error. */
 int ex05_fold_time(const ex05_params *p, int consistent, double th10, double t_max,
                    double *t_fold);
 
 /* EXERCISE 05.3 -- the Schur complement near the fold.
  *
- * (a) S = C_q M^-1 C_q^T (2 x 2) at q for the given mass matrix M (3 x 3,
- * symmetric positive definite; GSL_EBADLEN for other sizes, MBD_ESINGULAR when
- * M is not positive definite), and its 2-norm condition number
- * lambda_max / lambda_min, INFINITY when S is singular (lambda_min <= 0). */
+ * (a) S = C_q M^-1 C_q^T (2 x 2) at q for the given mass matrix M: any
+ * symmetric positive definite 3 x 3 matrix, every entry of which counts (not
+ * only the document's or the consistent one); GSL_EBADLEN for any other number
+ * of rows or columns, MBD_ESINGULAR when M is not positive definite. Also its
+ * 2-norm condition number lambda_max / lambda_min, INFINITY when S is singular
+ * (lambda_min <= 0). */
 int ex05_schur_condition(const ex05_params *p, const gsl_matrix *M, const double q[3],
                          double S[2][2], double *cond);
 

@@ -67,6 +67,28 @@ static void energy_is_constant(void)
     }
 }
 
+/* Any t: after many periods, and before the release (t < 0), when the
+ * pendulum was swinging up to theta0: theta(-t) = theta(t), theta'(-t) = -theta'(t) */
+static void any_time(void)
+{
+    const double cases[][3] = {{9.81, 1.0, M_PI / 2}, {3.0, 2.0, 2.5}};
+    const double ts[] = {0.4, 1.3, 2.9, 17.3};
+    for (int i = 0; i < 2; i++)
+        for (size_t k = 0; k < sizeof ts / sizeof ts[0]; k++) {
+            double thr, omr;
+            fx_reference(cases[i][0], cases[i][1], cases[i][2], ts[k], &thr, &omr);
+            for (int sg = -1; sg <= 1; sg += 2) {
+                double th = NAN, om = NAN;
+                REQUIRE_STATUS(ex03_exact(cases[i][0], cases[i][1], cases[i][2], sg * ts[k], &th,
+                                          &om), GSL_SUCCESS);
+                CHECK_MSG(fabs(th - thr) < 1e-7 && fabs(om - sg * omr) < 1e-6,
+                          "g = %g, L = %g, theta0 = %g, t = %g: (theta, theta') = (%.10f, %.10f), "
+                          "reference (%.10f, %.10f)", cases[i][0], cases[i][1], cases[i][2],
+                          sg * ts[k], th, om, thr, sg * omr);
+            }
+        }
+}
+
 static void errors(void)
 {
     double th, om, T;
@@ -75,8 +97,18 @@ static void errors(void)
     CHECK_STATUS(ex03_exact(9.81, 1.0, -0.5, 1.0, &th, &om), GSL_EDOM);
     CHECK_STATUS(ex03_exact(0.0, 1.0, 1.0, 1.0, &th, &om), GSL_EDOM);
     CHECK_STATUS(ex03_exact(9.81, -1.0, 1.0, 1.0, &th, &om), GSL_EDOM);
+    CHECK_STATUS(ex03_exact(9.81, 1.0, 3.5, 1.0, &th, &om), GSL_EDOM);
+    CHECK_STATUS(ex03_exact(-9.81, 1.0, 1.0, 1.0, &th, &om), GSL_EDOM);
+    CHECK_STATUS(ex03_exact(9.81, 0.0, 1.0, 1.0, &th, &om), GSL_EDOM);
     CHECK_STATUS(ex03_period(9.81, 1.0, 4.0, &T), GSL_EDOM);
     CHECK_STATUS(ex03_period(9.81, 0.0, 1.0, &T), GSL_EDOM);
+    /* every condition of the contract, for ex03_period too */
+    CHECK_STATUS(ex03_period(0.0, 1.0, 1.0, &T), GSL_EDOM);
+    CHECK_STATUS(ex03_period(-9.81, 1.0, 1.0, &T), GSL_EDOM);
+    CHECK_STATUS(ex03_period(9.81, -1.0, 1.0, &T), GSL_EDOM);
+    CHECK_STATUS(ex03_period(9.81, 1.0, 0.0, &T), GSL_EDOM);
+    CHECK_STATUS(ex03_period(9.81, 1.0, M_PI, &T), GSL_EDOM);
+    CHECK_STATUS(ex03_period(9.81, 1.0, -0.3, &T), GSL_EDOM);
 }
 
 static CU_TestInfo tests[] = {
@@ -84,6 +116,7 @@ static CU_TestInfo tests[] = {
     {"period_against_reference", period_against_reference},
     {"angle_against_reference", angle_against_reference},
     {"energy_is_constant", energy_is_constant},
+    {"any_time", any_time},
     {"errors", errors},
     CU_TEST_INFO_NULL,
 };

@@ -1,5 +1,6 @@
 /* Grades exercise 03.4: the penalty-factor study. */
 #include <math.h>
+#include <string.h>
 
 #include <gsl/gsl_errno.h>
 
@@ -36,6 +37,10 @@ static void slope_of_power_laws(void)
         sxy += log(xr[i]) * log(yr[i]);
     }
     CHECK_CLOSE(s, (4 * sxy - sx * sy) / (4 * sxx - sx * sx), 1e-12);
+    /* two points are enough */
+    const double x2[2] = {3.0, 12.0}, y2[2] = {5.0, 0.625};
+    REQUIRE_STATUS(ex03_loglog_slope(x2, y2, 2, &s), GSL_SUCCESS);
+    CHECK_CLOSE(s, -1.5, 1e-12);
 }
 
 static void slope_errors(void)
@@ -46,36 +51,90 @@ static void slope_errors(void)
     CHECK_STATUS(ex03_loglog_slope(x, y, 3, &s), GSL_EINVAL);
     CHECK_STATUS(ex03_loglog_slope(y, x, 3, &s), GSL_EINVAL);
     CHECK_STATUS(ex03_loglog_slope(same, x, 3, &s), GSL_EINVAL);
+    CHECK_STATUS(ex03_loglog_slope(x, x, 0, &s), GSL_EINVAL);
+    CHECK_STATUS(ex03_loglog_slope(x, x, 3, NULL), GSL_EINVAL);
+}
+
+/* The run the contract describes, done here: the largest |C| over the outputs
+ * and the accepted steps, and the status. */
+static int own_run(const mbd_system *s, const char *method, double mu, const mbd_ode_params *ode,
+                   const double q0[], const double qd0[], double t_end, double *max_C, long *steps)
+{
+    mbd_formulation_params fp = {.mu = mu, .alpha = 20, .beta = 20};
+    mbd_formulation_method(method, &fp);
+    mbd_formulation *f = mbd_formulation_alloc(s, &fp);
+    if (f == NULL)
+        return GSL_ENOMEM;
+    mbd_sim_params sp = {.t0 = 0, .t_end = t_end, .dt_out = t_end / 500, .max_violation = 100};
+    mbd_sim_stats st;
+    memset(&st, 0, sizeof st);
+    mbd_failure fail;
+    const int status = mbd_simulate(f, ode, &sp, q0, qd0, NULL, &st, &fail);
+    mbd_formulation_free(f);
+    *max_C = st.max_C;
+    *steps = st.run.ode.steps;
+    return status;
 }
 
 /* The largest |C| and the steps of each run, as the library's pipeline
- * reports them for the same run (computed here). */
+ * reports them for the same run (computed here): the pendulum from rest, and
+ * the moving circle (C_t != 0, damping) started off the circle and moving;
+ * the Baumgarte methods with alpha = beta = 20. */
 static void sweep_records_each_run(void)
+{
+    mbd_system sys[2] = {fx_pendulum(), fx_moving()};
+    mbd_ode_params ode;
+    mbd_ode_preset("ode23", &ode);
+    const double mu[3] = {1e2, 1e3, 1e5};
+    const double q0[2][3] = {{1, 0, 0}, {0.9, 0.5, 0.05}};
+    const double qd0[2][3] = {{0, 0, 0}, {0.7, -1.1, 0.4}};
+    const char *methods[4] = {"penalty", "alternate-penalty", "penalty-baumgarte",
+                              "projection-baumgarte"};
+    for (int k = 0; k < 2; k++)
+        for (int j = 0; j < 4; j++) {
+            if (k == 0 && j >= 2)
+                continue;
+            double C[3] = {NAN, NAN, NAN};
+            long steps[3] = {-1, -1, -1};
+            REQUIRE_STATUS(ex03_penalty_sweep(&sys[k], methods[j], &ode, mu, 3, q0[k], qd0[k], 2.0,
+                                              C, steps), GSL_SUCCESS);
+            for (int i = 0; i < 3; i++) {
+                double mc;
+                long ms;
+                REQUIRE_STATUS(own_run(&sys[k], methods[j], mu[i], &ode, q0[k], qd0[k], 2.0, &mc,
+                                       &ms), GSL_SUCCESS);
+                CHECK_MSG(fabs(C[i] - mc) <= 1e-9 * mc && steps[i] == ms,
+                          "%s, %s, mu = %g: max |C| %.10g, steps %ld; the run gives %.10g and %ld",
+                          k ? "moving circle" : "pendulum", methods[j], mu[i], C[i], steps[i], mc,
+                          ms);
+            }
+        }
+}
+
+/* A run that fails makes the sweep fail with its status: the alternate
+ * penalty at mu = 1e-3 barely holds the pendulum, which falls until |C|
+ * passes the violation limit 100 (at about 1.4 s); and a force that fails. */
+static void failed_run_fails(void)
 {
     mbd_system s = fx_pendulum();
     mbd_ode_params ode;
     mbd_ode_preset("ode23", &ode);
-    const double mu[3] = {1e2, 1e3, 1e5}, q0[3] = {1, 0, 0}, qd0[3] = {0, 0, 0};
-    const char *methods[2] = {"penalty", "alternate-penalty"};
-    for (int j = 0; j < 2; j++) {
-        double C[3] = {NAN, NAN, NAN};
-        long steps[3] = {-1, -1, -1};
-        REQUIRE_STATUS(ex03_penalty_sweep(&s, methods[j], &ode, mu, 3, q0, qd0, 2.0, C, steps),
-                       GSL_SUCCESS);
-        for (int i = 0; i < 3; i++) {
-            mbd_formulation_params fp = {.mu = mu[i]};
-            mbd_formulation_method(methods[j], &fp);
-            mbd_formulation *f = mbd_formulation_alloc(&s, &fp);
-            mbd_sim_params sp = {.t0 = 0, .t_end = 2.0, .dt_out = 2.0 / 500, .max_violation = 100};
-            mbd_sim_stats st;
-            mbd_failure fail;
-            REQUIRE_STATUS(mbd_simulate(f, &ode, &sp, q0, qd0, NULL, &st, &fail), GSL_SUCCESS);
-            mbd_formulation_free(f);
-            CHECK_MSG(fabs(C[i] - st.max_C) <= 1e-9 * st.max_C && steps[i] == st.run.ode.steps,
-                      "%s, mu = %g: max |C| %.10g, steps %ld; the run gives %.10g and %ld",
-                      methods[j], mu[i], C[i], steps[i], st.max_C, st.run.ode.steps);
-        }
-    }
+    const double mu[2] = {1e3, 1e-3}, q0[3] = {1, 0, 0}, qd0[3] = {0, 0, 0};
+    double C[2], mc;
+    long steps[2], ms;
+    int lib = own_run(&s, "alternate-penalty", mu[1], &ode, q0, qd0, 2.0, &mc, &ms);
+    CHECK_MSG(lib == MBD_EVIOLATION, "test set-up: the run gave %d", lib);
+    int st = ex03_penalty_sweep(&s, "alternate-penalty", &ode, mu, 2, q0, qd0, 2.0, C, steps);
+    CHECK_MSG(st == MBD_EVIOLATION, "mu = 1e-3: |C| passes the limit 100; the sweep returned %d "
+              "(%s), expected MBD_EVIOLATION", st, mbd_strerror(st));
+
+    fx_fail_model fm = {&s, FXF_FORCE, 0.5, 0, 0};
+    mbd_system f = fx_failing(&fm);
+    lib = own_run(&f, "penalty", mu[0], &ode, q0, qd0, 2.0, &mc, &ms);
+    CHECK_MSG(lib != GSL_SUCCESS, "test set-up: the run did not fail");
+    st = ex03_penalty_sweep(&f, "penalty", &ode, mu, 1, q0, qd0, 2.0, C, steps);
+    CHECK_MSG(st == lib, "the force fails at t = 0.5 s and the run with status %d (%s); the "
+              "sweep returned %d (%s)", lib, mbd_strerror(lib), st, mbd_strerror(st));
 }
 
 /* Without integration error the static penalty's violation falls as 1/mu */
@@ -137,6 +196,7 @@ static CU_TestInfo tests[] = {
     {"slope_of_power_laws", slope_of_power_laws},
     {"slope_errors", slope_errors},
     {"sweep_records_each_run", sweep_records_each_run},
+    {"failed_run_fails", failed_run_fails},
     {"penalty_violation_one_over_mu", penalty_violation_one_over_mu},
     {"steps_against_mu", steps_against_mu},
     {"sweep_errors", sweep_errors},

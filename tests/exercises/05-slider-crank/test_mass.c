@@ -21,6 +21,7 @@ static void kinetic_energy(void)
     gsl_matrix *M = gsl_matrix_alloc(3, 3);
     for (size_t k = 0; k < 3; k++)
         for (size_t i = 0; i < sizeof STATES / sizeof STATES[0]; i++) {
+            gsl_matrix_set_all(M, NAN);   /* every entry must be written, the zeros too */
             int st = ex05_mass_consistent(&ps[k], STATES[i], M);
             CHECK_STATUS(st, GSL_SUCCESS);
             if (st != GSL_SUCCESS)
@@ -37,24 +38,48 @@ static void kinetic_energy(void)
     gsl_matrix_free(M);
 }
 
+/* every size other than 3 x 3, and each mass and length not positive (zero
+ * or negative), one at a time; the energy refuses them too */
 static void bad_arguments(void)
 {
-    ex05_params p = ex05_table4();
-    gsl_matrix *M = gsl_matrix_alloc(2, 3);
-    CHECK_STATUS(ex05_mass_consistent(&p, STATES[0], M), GSL_EBADLEN);
-    gsl_matrix_free(M);
-    M = gsl_matrix_alloc(3, 3);
-    p.m2 = 0;
-    CHECK_STATUS(ex05_mass_consistent(&p, STATES[0], M), GSL_EINVAL);
-    p = ex05_table4();
-    p.L1 = -1;
-    CHECK_STATUS(ex05_mass_consistent(&p, STATES[0], M), GSL_EINVAL);
+    const size_t sizes[][2] = {{2, 3}, {3, 2}, {4, 4}, {3, 4}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        ex05_params p = ex05_table4();
+        gsl_matrix *M = gsl_matrix_alloc(sizes[i][0], sizes[i][1]);
+        const int st = ex05_mass_consistent(&p, STATES[0], M);
+        CHECK_MSG(st == GSL_EBADLEN, "M of %zu x %zu: status %d (%s), expected GSL_EBADLEN",
+                  sizes[i][0], sizes[i][1], st, mbd_strerror(st));
+        gsl_matrix_free(M);
+    }
+    gsl_matrix *M = gsl_matrix_alloc(3, 3);
+    const char *names[5] = {"m1", "m2", "m3", "L1", "L2"};
+    const double v[3] = {0.8, -1.7, 2.4};
+    for (int j = 0; j < 5; j++)
+        for (int sg = 0; sg < 2; sg++) {
+            ex05_params p = ex05_table4();
+            double *x[5] = {&p.m1, &p.m2, &p.m3, &p.L1, &p.L2};
+            *x[j] = sg ? -1.5 : 0.0;
+            int st = ex05_mass_consistent(&p, STATES[0], M);
+            CHECK_MSG(st == GSL_EINVAL, "%s = %g: ex05_mass_consistent returned %d (%s), expected "
+                      "GSL_EINVAL", names[j], *x[j], st, mbd_strerror(st));
+            double E = 0;
+            st = ex05_energy(&p, STATES[0], v, &E);
+            CHECK_MSG(st == GSL_EINVAL, "%s = %g: ex05_energy returned %d (%s), expected "
+                      "GSL_EINVAL", names[j], *x[j], st, mbd_strerror(st));
+        }
+    /* gravity is not a mass: any g is allowed (g = 0: no potential energy) */
+    ex05_params p = fx_general();
+    p.g = 0;
+    double E = NAN;
+    CHECK_STATUS(ex05_energy(&p, STATES[1], v, &E), GSL_SUCCESS);
+    CHECK_CLOSE(E, fx_kinetic(&p, STATES[1], v), 1e-11);
     gsl_matrix_free(M);
 }
 
 /* E = T + V with V = 0 at the pivot's height */
 static void energy_of_states(void)
 {
+    /* g = 9.81, 4.6, 7.3 */
     const ex05_params ps[] = {ex05_table4(), fx_general(), fx_unequal()};
     const double v[3] = {0.8, -1.7, 2.4};
     for (size_t k = 0; k < 3; k++)

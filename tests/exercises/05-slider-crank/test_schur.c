@@ -1,5 +1,6 @@
 /* Grades exercise 05.3: the Schur complement near the fold. */
 #include <math.h>
+#include <string.h>
 
 #include <gsl/gsl_eigen.h>
 #include <gsl/gsl_errno.h>
@@ -63,16 +64,23 @@ static void document_on_branch(void)
     }
 }
 
-/* anywhere, with the consistent matrix: against S from an explicit inverse */
+/* anywhere, with the consistent matrix and with a full symmetric positive
+ * definite one (every entry coupled, the slider's too): against S from an
+ * explicit inverse */
 static void general_state(void)
 {
     const ex05_params p = fx_unequal();
     const double qs[][3] = {{0.3, -1.1, 0.2}, {2.3, 2.9, -1.0}, {-1.0, 0.7, 3.0}};
-    for (size_t k = 0; k < 3; k++) {
+    const double full[3][3] = {{2.5, 0.7, -0.4}, {0.7, 1.8, 0.6}, {-0.4, 0.6, 1.2}};
+    for (size_t k = 0; k < 6; k++) {
         double A[3][3], S[2][2], cond = NAN;
-        fx_mass(&p, qs[k], A);
+        if (k < 3)
+            fx_mass(&p, qs[k], A);
+        else
+            memcpy(A, full, sizeof A);
         gsl_matrix_view Mv = gsl_matrix_view_array(&A[0][0], 3, 3);
-        CHECK_STATUS(ex05_schur_condition(&p, &Mv.matrix, qs[k], S, &cond), GSL_SUCCESS);
+        const double *q = qs[k % 3];
+        CHECK_STATUS(ex05_schur_condition(&p, &Mv.matrix, q, S, &cond), GSL_SUCCESS);
         /* M^-1 by LU */
         double lu[9], inv[9];
         for (int i = 0; i < 9; i++)
@@ -83,7 +91,7 @@ static void general_state(void)
         gsl_linalg_LU_decomp(&LU.matrix, perm, &sg);
         gsl_linalg_LU_invert(&LU.matrix, perm, &Inv.matrix);
         gsl_permutation_free(perm);
-        const double a = qs[k][0], b = qs[k][0] + qs[k][1];
+        const double a = q[0], b = q[0] + q[1];
         const double J[2][3] = {{p.L1 * cos(a) + p.L2 * cos(b), p.L2 * cos(b), -1},
                                 {p.L1 * sin(a) + p.L2 * sin(b), p.L2 * sin(b), 0}};
         double R[2][2] = {{0, 0}, {0, 0}};
@@ -138,9 +146,17 @@ static void singular_and_bad(void)
     const double q1[3] = {1, 1, 1};
     CHECK_STATUS(ex05_schur_condition(&p, M, q1, S, &cond), MBD_ESINGULAR);
     gsl_matrix_free(M);
-    M = gsl_matrix_calloc(2, 2);
-    CHECK_STATUS(ex05_schur_condition(&p, M, q1, S, &cond), GSL_EBADLEN);
-    gsl_matrix_free(M);
+    /* M must be 3 x 3: rows and columns */
+    const size_t sizes[][2] = {{2, 2}, {3, 2}, {2, 3}, {4, 4}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        M = gsl_matrix_calloc(sizes[i][0], sizes[i][1]);
+        for (size_t j = 0; j < sizes[i][0] && j < sizes[i][1]; j++)
+            gsl_matrix_set(M, j, j, 1.0);
+        const int st = ex05_schur_condition(&p, M, q1, S, &cond);
+        CHECK_MSG(st == GSL_EBADLEN, "M of %zu x %zu: status %d (%s), expected GSL_EBADLEN",
+                  sizes[i][0], sizes[i][1], st, mbd_strerror(st));
+        gsl_matrix_free(M);
+    }
 }
 
 /* K = lim th1^2 cond(S): 16/51 for Table 4; for other masses against the
