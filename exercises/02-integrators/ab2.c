@@ -1,4 +1,5 @@
 /* Exercise 02.2: two-step Adams-Bashforth with a Runge-Kutta start (see README.md). */
+#include <math.h>
 #include <string.h>
 
 #include <gsl/gsl_errno.h>

@@ -17,6 +17,9 @@ int ex01_error_sweep(const gsl_matrix *K, const gsl_vector *F, const gsl_matrix 
     if (kmax < kmin || K->size2 != n || F->size != n || B->size2 != n || fixed->size != n
         || Qexact->size != n || beta0->size != B->size1)
         return GSL_EBADLEN;
+    const double norm_exact = gsl_blas_dnrm2(Qexact);
+    if (norm_exact == 0.0)
+        return GSL_EDOM;   /* no relative error against a zero solution */
 
     double maxK = 0.0;
     for (size_t i = 0; i < n; i++)
@@ -26,7 +29,6 @@ int ex01_error_sweep(const gsl_matrix *K, const gsl_vector *F, const gsl_matrix 
     gsl_matrix *Kc = gsl_matrix_alloc(n, n), *L = gsl_matrix_alloc(n, n), *V = gsl_matrix_alloc(n, n);
     gsl_vector *Fc = gsl_vector_alloc(n), *Q = gsl_vector_alloc(n);
     gsl_vector *s = gsl_vector_alloc(n), *work = gsl_vector_alloc(n);
-    const double norm_exact = gsl_blas_dnrm2(Qexact);
     *kbest = kmin;
 
     for (int k = kmin; k <= kmax; k++) {

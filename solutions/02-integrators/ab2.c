@@ -1,4 +1,5 @@
 /* Exercise 02.2: two-step Adams-Bashforth with a Runge-Kutta start (see README.md). */
+#include <math.h>
 #include <string.h>
 
 #include <gsl/gsl_errno.h>
@@ -9,7 +10,7 @@ int ex02_ab2(mbd_rhs f, void *params, size_t n, double t0, const double y0[], do
              long nsteps, double y_out[], double work[])
 {
     /* EXERCISE 02.2 BEGIN */
-    if (n == 0 || nsteps < 1 || !(h > 0))
+    if (n == 0 || nsteps < 1 || !(h > 0) || !isfinite(h))
         return GSL_EINVAL;
     double *fprev = work, *fcur = work + n, *k2 = work + 2 * n, *stage = work + 3 * n;
     memcpy(y_out, y0, n * sizeof *y0);

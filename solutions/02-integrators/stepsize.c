@@ -104,10 +104,15 @@ int ex02_rk4_doubling(mbd_rhs f, void *params, size_t n, double t0, const double
         }
         if (st != GSL_SUCCESS)
             break;
-        /* the error of the two half steps: (eta(H/2) - eta(H)) / (2^p - 1) */
+        /* the error of the two half steps: (eta(H/2) - eta(H)) / (2^p - 1), in
+         * the max norm; a NaN must reach err (fmax would drop it) and be
+         * rejected like an infinity */
         double err = 0.0;
-        for (size_t i = 0; i < n; i++)
-            err = fmax(err, fabs(half[i] - full[i]) / 15.0);
+        for (size_t i = 0; i < n; i++) {
+            const double d = fabs(half[i] - full[i]) / 15.0;
+            if (!(d <= err))
+                err = d;
+        }
         if (!isfinite(err))
             err = HUGE_VAL;
         int accept;

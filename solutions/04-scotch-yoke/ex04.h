@@ -26,9 +26,12 @@ typedef struct {
 /* EXERCISE 04.1 -- the reduced one-degree-of-freedom equation.
  *
  * (a) The right-hand side of the reduced equation in y = (theta1, theta1_dot),
- * with params a const ex04_params *: the constraint solved (x2 = L cos theta1),
+ * with params a const ex04_params * (every field used as it is given: no
+ * value of Table 3 built in): the constraint solved (x2 = L cos theta1),
  * Lagrange's equation for theta1 alone, with gravity and the yoke force as
- * generalized forces. gsl_odeiv2's signature. */
+ * generalized forces. gsl_odeiv2's signature. Returns MBD_ESINGULAR, leaving
+ * dydt as it was, when the inertia the pin sees, M11 + m2 L^2 sin^2(theta1),
+ * is not positive (a massless rod at a dead point theta1 = k pi). */
 int ex04_reduced_rhs(double t, const double y[], double dydt[], void *params);
 
 /* (b) Integrates (a) from rest at theta1 = theta0, t = 0, with GSL's rk8pd
@@ -36,7 +39,8 @@ int ex04_reduced_rhs(double t, const double y[], double dydt[], void *params);
  * t[0 .. n-1] (0 <= t[0] <= t[1] <= ...), and writes the state
  * (theta1, x2, theta1_dot, x2_dot) at t[k] into states[4 k .. 4 k + 3].
  * Returns GSL_EINVAL for n = 0, eps <= 0, a negative or decreasing time, and
- * GSL's status if the integration fails. */
+ * the driver's status if the integration fails (the right-hand side's own
+ * status when (a) fails: GSL's driver passes it on). */
 int ex04_reduced_states(const ex04_params *p, double theta0, double eps, const double *t,
                         size_t n, double *states);
 
@@ -57,18 +61,22 @@ typedef struct {
     double accel_force;       /* theta1'' from the yoke force alone, at its peak F0 */
 } ex04_loads;
 
-/* (b) Fills `out` for p at the angle theta1 (the mechanism at rest). */
+/* (b) Fills `out` for p at the angle theta1 (the mechanism at rest), every
+ * field of p used as it is given. Returns MBD_ESINGULAR, leaving out as it
+ * was, when the inertia is not positive (no acceleration is defined). */
 int ex04_loads_at(const ex04_params *p, double theta1, ex04_loads *out);
 
 /* EXERCISE 04.3 -- the penalty factor against the mechanism's own scale.
  *
- * (a) S = C_q M^-1 C_q^T at the angle theta1 (a 1 x 1 matrix: a number). */
+ * (a) S = C_q M^-1 C_q^T at the angle theta1 (a 1 x 1 matrix: a number).
+ * Returns MBD_ESINGULAR, leaving *S as it was, when M11 or M22 is not positive
+ * (M has no inverse, or is not a mass matrix). (b) and (c) pass this on. */
 int ex04_schur(const ex04_params *p, double theta1, double *S);
 
 /* (b) The fraction of the acceleration-constraint defect that the static
  * penalty (M + mu C_q^T C_q) q'' = F + mu C_q^T gamma_B leaves:
  *     C_q q'' - gamma_B = ratio (C_q M^-1 F - gamma_B).
- * GSL_EINVAL for mu <= 0. */
+ * GSL_EINVAL for mu <= 0 (a negative mu included). */
 int ex04_residual_ratio(const ex04_params *p, double mu, double theta1, double *ratio);
 
 /* (c) The smallest penalty factor mu for which the ratio of (b) is at most

@@ -12,6 +12,8 @@ int ex04_schur(const ex04_params *p, double theta1, double *S)
     /* EXERCISE 04.3 BEGIN */
     /* C_q = [L sin(theta1), 1] and M is diagonal */
     const double M11 = p->m1 * (4.0 * p->L * p->L + p->b * p->b) / 12.0;
+    if (!(M11 > 0) || !(p->m2 > 0))
+        return MBD_ESINGULAR;
     const double a = p->L * sin(theta1);
     *S = a * a / M11 + 1.0 / p->m2;
     return GSL_SUCCESS;

@@ -18,10 +18,13 @@ int ex04_reduced_rhs(double t, const double y[], double dydt[], void *params)
      * V = m1 g (L/2) sin(theta); the yoke force f does the virtual work
      * f dx2 = -f L sin(theta) dtheta. Lagrange's equation:
      * (I1 + mL2 s^2) theta'' + mL2 s c theta'^2 = -m1 g L c / 2 - f L s */
+    const double inertia = I1 + mL2 * s * s;
+    if (!(inertia > 0))
+        return MBD_ESINGULAR;   /* a massless rod at a dead point: no theta'' */
     const double f = p->F0 * sin(p->omega * t);
     dydt[0] = y[1];
     dydt[1] = (-0.5 * p->m1 * p->g * p->L * c - f * p->L * s - mL2 * s * c * y[1] * y[1])
-              / (I1 + mL2 * s * s);
+              / inertia;
     return GSL_SUCCESS;
     /* EXERCISE 04.1 STUB
     (void)t; (void)y; (void)dydt; (void)params;

@@ -34,9 +34,13 @@ int ex04_loads_at(const ex04_params *p, double theta1, ex04_loads *out)
 {
     /* EXERCISE 04.2 BEGIN */
     const double s = sin(theta1), c = cos(theta1);
-    out->M11 = p->m1 * (4.0 * p->L * p->L + p->b * p->b) / 12.0;   /* the rod about its end */
+    const double M11 = p->m1 * (4.0 * p->L * p->L + p->b * p->b) / 12.0;   /* the rod about its end */
+    const double inertia = M11 + p->m2 * p->L * p->L * s * s;
+    if (!(inertia > 0))
+        return MBD_ESINGULAR;
+    out->M11 = M11;
     out->M22 = p->m2;
-    out->inertia = out->M11 + p->m2 * p->L * p->L * s * s;
+    out->inertia = inertia;
     /* at rest the velocity term vanishes: theta'' = (moment) / inertia */
     out->accel_gravity = -0.5 * p->m1 * p->g * p->L * c / out->inertia;
     out->accel_force = -p->F0 * p->L * s / out->inertia;

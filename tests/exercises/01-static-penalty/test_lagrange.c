@@ -54,16 +54,19 @@ static void misfit(void)
     fx_bar_free(&x);
 }
 
-/* Any well-posed system: both equations hold to rounding. */
+/* Any well-posed system, K not symmetric: both equations hold to rounding
+ * (K Q, not K^T Q). */
 static void general_residuals(void)
 {
-    double kdat[16] = {6, -2, 1, 0, -2, 5, -1, 1, 1, -1, 4, -2, 0, 1, -2, 3};
+    double kdat[16] = {6, -2, 1, 0, -3, 5, -1, 1.5, 2, -1, 4, -2, 0, 0.5, -2.5, 3};
     double adat[8] = {1, 2, 0, -1, 0, 1, 1, 1};
     double fdat[4] = {1, -2, 0.5, 3}, bdat[2] = {0.3, -0.7};
     gsl_matrix_view K = gsl_matrix_view_array(kdat, 4, 4), A = gsl_matrix_view_array(adat, 2, 4);
     gsl_vector_view F = gsl_vector_view_array(fdat, 4), b = gsl_vector_view_array(bdat, 2);
     gsl_vector *Q = gsl_vector_alloc(4), *lambda = gsl_vector_alloc(2), *r = gsl_vector_alloc(4),
                *c = gsl_vector_alloc(2);
+    gsl_vector_set_all(Q, NAN);
+    gsl_vector_set_all(lambda, NAN);
     int st = ex01_lagrange_solve(&K.matrix, &F.vector, &A.matrix, &b.vector, Q, lambda);
     CHECK_STATUS(st, GSL_SUCCESS);
     if (st == GSL_SUCCESS) {
@@ -82,8 +85,19 @@ static void general_residuals(void)
     gsl_vector_free(c);
 }
 
-/* Two identical constraint rows: the multipliers are not unique. */
-static void dependent_constraints(void)
+static int untouched(const gsl_vector *v, double value)
+{
+    for (size_t i = 0; i < v->size; i++)
+        if (gsl_vector_get(v, i) != value)
+            return 0;
+    return 1;
+}
+
+/* Singular systems: two identical constraint rows (the multipliers are not
+ * unique), and a dof that no constraint holds and no stiffness resists (K
+ * singular on a motion A leaves free, with A of full rank). Q and lambda are
+ * left as they were. Then each size that does not fit. */
+static void singular_and_bad_sizes(void)
 {
     fx_bar x;
     fx_bar_alloc(&x);
@@ -94,7 +108,42 @@ static void dependent_constraints(void)
         gsl_matrix_set(A, 1, j, gsl_matrix_get(x.A, 0, j));
         gsl_matrix_set(A, 2, j, gsl_matrix_get(x.A, 2, j));
     }
+    gsl_vector_set_all(Q, 7.0);
+    gsl_vector_set_all(lambda, 7.0);
     CHECK_STATUS(ex01_lagrange_solve(x.K, x.F, A, b, Q, lambda), MBD_ESINGULAR);
+    CHECK_MSG(untouched(Q, 7.0) && untouched(lambda, 7.0), "a failed solve wrote Q or lambda");
+
+    double kdat[9] = {2, 1, 0, 1, 2, 0, 0, 0, 0}, fdat[3] = {1, 1, 1}, adat[3] = {1, 0, 0};
+    double bdat = 0.5;
+    gsl_matrix_view K3 = gsl_matrix_view_array(kdat, 3, 3), A3 = gsl_matrix_view_array(adat, 1, 3);
+    gsl_vector_view F3 = gsl_vector_view_array(fdat, 3), b3 = gsl_vector_view_array(&bdat, 1);
+    gsl_vector *Q3 = gsl_vector_alloc(3), *l1 = gsl_vector_alloc(1);
+    gsl_vector_set_all(Q3, 7.0);
+    gsl_vector_set_all(l1, 7.0);
+    CHECK_STATUS(ex01_lagrange_solve(&K3.matrix, &F3.vector, &A3.matrix, &b3.vector, Q3, l1),
+                 MBD_ESINGULAR);
+    CHECK_MSG(untouched(Q3, 7.0) && untouched(l1, 7.0), "a failed solve wrote Q or lambda");
+
+    /* sizes: the bar's K (5 x 5) and A (4 x 5) with one wrong argument */
+    gsl_vector *Q4 = gsl_vector_alloc(4), *l4 = gsl_vector_alloc(4), *l3 = gsl_vector_alloc(3),
+               *v4 = gsl_vector_calloc(4), *v3 = gsl_vector_calloc(3), *Q5 = gsl_vector_alloc(5);
+    gsl_matrix *K54 = gsl_matrix_calloc(5, 4), *A44 = gsl_matrix_calloc(4, 4);
+    CHECK_STATUS(ex01_lagrange_solve(K54, x.F, x.A, x.b, Q5, l4), GSL_EBADLEN);
+    CHECK_STATUS(ex01_lagrange_solve(x.K, v4, x.A, x.b, Q5, l4), GSL_EBADLEN);
+    CHECK_STATUS(ex01_lagrange_solve(x.K, x.F, A44, x.b, Q5, l4), GSL_EBADLEN);
+    CHECK_STATUS(ex01_lagrange_solve(x.K, x.F, x.A, v3, Q5, l4), GSL_EBADLEN);
+    CHECK_STATUS(ex01_lagrange_solve(x.K, x.F, x.A, x.b, Q4, l4), GSL_EBADLEN);
+    CHECK_STATUS(ex01_lagrange_solve(x.K, x.F, x.A, x.b, Q5, l3), GSL_EBADLEN);
+    gsl_vector_free(Q4);
+    gsl_vector_free(l4);
+    gsl_vector_free(l3);
+    gsl_vector_free(v4);
+    gsl_vector_free(v3);
+    gsl_vector_free(Q5);
+    gsl_matrix_free(K54);
+    gsl_matrix_free(A44);
+    gsl_vector_free(Q3);
+    gsl_vector_free(l1);
     gsl_matrix_free(A);
     gsl_vector_free(b);
     gsl_vector_free(Q);
@@ -106,7 +155,7 @@ static CU_TestInfo tests[] = {
     {"document_bar", document_bar},
     {"misfit", misfit},
     {"general_residuals", general_residuals},
-    {"dependent_constraints", dependent_constraints},
+    {"singular_and_bad_sizes", singular_and_bad_sizes},
     CU_TEST_INFO_NULL,
 };
 

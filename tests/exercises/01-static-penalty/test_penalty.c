@@ -1,5 +1,6 @@
 /* Grades exercise 01.2: the penalty system. */
 #include <math.h>
+#include <string.h>
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
@@ -17,6 +18,8 @@ static void document_matrix(void)
     fx_bar_alloc(&x);
     gsl_matrix *Kc = gsl_matrix_alloc(5, 5);
     gsl_vector *Fc = gsl_vector_alloc(5);
+    gsl_matrix_set_all(Kc, NAN);
+    gsl_vector_set_all(Fc, NAN);
     int st = ex01_penalty_system(x.K, x.F, x.B, x.beta0, x.fixed, C_DOC, Kc, Fc);
     CHECK_STATUS(st, GSL_SUCCESS);
     if (st == GSL_SUCCESS)
@@ -37,6 +40,8 @@ static void document_displacements(void)
     fx_bar_alloc(&x);
     gsl_matrix *Kc = gsl_matrix_alloc(5, 5);
     gsl_vector *Fc = gsl_vector_alloc(5), *Q = gsl_vector_alloc(5);
+    gsl_matrix_set_all(Kc, NAN);
+    gsl_vector_set_all(Fc, NAN);
     int st = ex01_penalty_system(x.K, x.F, x.B, x.beta0, x.fixed, C_DOC, Kc, Fc);
     CHECK_STATUS(st, GSL_SUCCESS);
     if (st == GSL_SUCCESS) {
@@ -64,6 +69,8 @@ static void misfit_load_term(void)
     gsl_vector_set(x.beta0, 1, 0.5);
     gsl_matrix *Kc = gsl_matrix_alloc(5, 5);
     gsl_vector *Fc = gsl_vector_alloc(5), *Q = gsl_vector_alloc(5);
+    gsl_matrix_set_all(Kc, NAN);
+    gsl_vector_set_all(Fc, NAN);
     int st = ex01_penalty_system(x.K, x.F, x.B, x.beta0, x.fixed, C_DOC, Kc, Fc);
     CHECK_STATUS(st, GSL_SUCCESS);
     if (st == GSL_SUCCESS) {
@@ -84,48 +91,84 @@ static void misfit_load_term(void)
     fx_bar_free(&x);
 }
 
-/* The inputs stay untouched; K_c is symmetric; a general system (3 dofs,
- * one constraint, one fixed dof) gives K + C (b b^T + e e^T) exactly. */
+/* The general case: a 4-dof K that is not symmetric, two constraint rows,
+ * the first and the last dof fixed; K_c and F_c hold garbage on entry (they
+ * are to be overwritten) and every input stays untouched. Expected, entry by
+ * entry: K_ij + C (sum_r B_ri B_rj + fixed_i [i = j]) and F_i + C sum_r B_ri beta0_r. */
 static void general_and_pure(void)
 {
-    double kdat[9] = {4, -1, 0, -1, 5, -2, 0, -2, 3};
-    gsl_matrix_view K = gsl_matrix_view_array(kdat, 3, 3);
-    double fdat[3] = {1, 2, 3}, bdat[3] = {1, -2, 0.5}, b0 = 0.25, fixdat[3] = {0, 0, 1};
-    gsl_vector_view F = gsl_vector_view_array(fdat, 3), fixed = gsl_vector_view_array(fixdat, 3);
-    gsl_matrix_view B = gsl_matrix_view_array(bdat, 1, 3);
-    gsl_vector_view beta0 = gsl_vector_view_array(&b0, 1);
-    gsl_matrix *Kc = gsl_matrix_alloc(3, 3);
-    gsl_vector *Fc = gsl_vector_alloc(3);
-    const double C = 100.0;
-    int st = ex01_penalty_system(&K.matrix, &F.vector, &B.matrix, &beta0.vector, &fixed.vector,
-                                 C, Kc, Fc);
-    CHECK_STATUS(st, GSL_SUCCESS);
-    if (st == GSL_SUCCESS) {
-        for (size_t i = 0; i < 3; i++) {
-            for (size_t j = 0; j < 3; j++) {
-                double e = kdat[3 * i + j] + C * bdat[i] * bdat[j] + (i == j ? C * fixdat[i] : 0.0);
-                CHECK_CLOSE(gsl_matrix_get(Kc, i, j), e, 1e-12);
+    double kdat[16] = {4, -1, 0.5, 0, -2, 5, -2, 1, 0, -3, 3, 0.25, 1.5, 0, -1, 6};
+    double fdat[4] = {1, 2, 3, -4}, bdat[8] = {1, -2, 0.5, 0, 0, 0.75, 0, -1.5};
+    double b0[2] = {0.25, -0.4}, fixdat[4] = {1, 0, 0, 1};
+    double kcopy[16], fcopy[4], bcopy[8], b0copy[2], fixcopy[4];
+    memcpy(kcopy, kdat, sizeof kdat);
+    memcpy(fcopy, fdat, sizeof fdat);
+    memcpy(bcopy, bdat, sizeof bdat);
+    memcpy(b0copy, b0, sizeof b0);
+    memcpy(fixcopy, fixdat, sizeof fixdat);
+    gsl_matrix_view K = gsl_matrix_view_array(kdat, 4, 4), B = gsl_matrix_view_array(bdat, 2, 4);
+    gsl_vector_view F = gsl_vector_view_array(fdat, 4), fixed = gsl_vector_view_array(fixdat, 4);
+    gsl_vector_view beta0 = gsl_vector_view_array(b0, 2);
+    gsl_matrix *Kc = gsl_matrix_alloc(4, 4);
+    gsl_vector *Fc = gsl_vector_alloc(4);
+    const double Cs[2] = {100.0, 7.5};
+    for (int c = 0; c < 2; c++) {
+        const double C = Cs[c];
+        gsl_matrix_set_all(Kc, c == 0 ? NAN : 1e3);
+        gsl_vector_set_all(Fc, c == 0 ? NAN : 1e3);
+        int st = ex01_penalty_system(&K.matrix, &F.vector, &B.matrix, &beta0.vector, &fixed.vector,
+                                     C, Kc, Fc);
+        CHECK_STATUS(st, GSL_SUCCESS);
+        if (st != GSL_SUCCESS)
+            continue;
+        for (size_t i = 0; i < 4; i++) {
+            for (size_t j = 0; j < 4; j++) {
+                double bb = bcopy[i] * bcopy[j] + bcopy[4 + i] * bcopy[4 + j];
+                double e = kcopy[4 * i + j] + C * (bb + (i == j ? fixcopy[i] : 0.0));
+                CHECK_MSG(fabs(gsl_matrix_get(Kc, i, j) - e) <= 1e-12 * fmax(1.0, fabs(e)),
+                          "C = %g: K_c(%zu,%zu) = %.12g, expected %.12g", C, i + 1, j + 1,
+                          gsl_matrix_get(Kc, i, j), e);
             }
-            CHECK_CLOSE(gsl_vector_get(Fc, i), fdat[i] + C * bdat[i] * b0, 1e-12);
+            double e = fcopy[i] + C * (bcopy[i] * b0copy[0] + bcopy[4 + i] * b0copy[1]);
+            CHECK_MSG(fabs(gsl_vector_get(Fc, i) - e) <= 1e-12 * fmax(1.0, fabs(e)),
+                      "C = %g: F_c(%zu) = %.12g, expected %.12g", C, i + 1, gsl_vector_get(Fc, i), e);
         }
-        CHECK_CLOSE(kdat[0], 4.0, 0.0);
-        CHECK_CLOSE(fdat[2], 3.0, 0.0);
-        CHECK_CLOSE(bdat[1], -2.0, 0.0);
     }
+    CHECK_MSG(memcmp(kcopy, kdat, sizeof kdat) == 0, "K was modified");
+    CHECK_MSG(memcmp(fcopy, fdat, sizeof fdat) == 0, "F was modified");
+    CHECK_MSG(memcmp(bcopy, bdat, sizeof bdat) == 0, "B was modified");
+    CHECK_MSG(memcmp(b0copy, b0, sizeof b0) == 0, "beta0 was modified");
+    CHECK_MSG(memcmp(fixcopy, fixdat, sizeof fixdat) == 0, "fixed was modified");
     gsl_matrix_free(Kc);
     gsl_vector_free(Fc);
 }
 
+/* Each size that does not fit is refused, one at a time. */
 static void bad_sizes(void)
 {
     fx_bar x;
     fx_bar_alloc(&x);
-    gsl_matrix *Kc = gsl_matrix_alloc(4, 4);
-    gsl_vector *Fc = gsl_vector_alloc(5);
-    CHECK_STATUS(ex01_penalty_system(x.K, x.F, x.B, x.beta0, x.fixed, C_DOC, Kc, Fc), GSL_EBADLEN);
+    gsl_matrix *Kc = gsl_matrix_alloc(5, 5), *Kc4 = gsl_matrix_alloc(4, 4),
+               *Kc54 = gsl_matrix_alloc(5, 4), *K54 = gsl_matrix_calloc(5, 4),
+               *B4 = gsl_matrix_calloc(2, 4);
+    gsl_vector *Fc = gsl_vector_alloc(5), *v4 = gsl_vector_calloc(4), *b3 = gsl_vector_calloc(3);
+    CHECK_STATUS(ex01_penalty_system(x.K, x.F, x.B, x.beta0, x.fixed, C_DOC, Kc4, Fc), GSL_EBADLEN);
+    CHECK_STATUS(ex01_penalty_system(x.K, x.F, x.B, x.beta0, x.fixed, C_DOC, Kc54, Fc), GSL_EBADLEN);
+    CHECK_STATUS(ex01_penalty_system(x.K, x.F, x.B, x.beta0, x.fixed, C_DOC, Kc, v4), GSL_EBADLEN);
+    CHECK_STATUS(ex01_penalty_system(K54, x.F, x.B, x.beta0, x.fixed, C_DOC, Kc, Fc), GSL_EBADLEN);
+    CHECK_STATUS(ex01_penalty_system(x.K, v4, x.B, x.beta0, x.fixed, C_DOC, Kc, Fc), GSL_EBADLEN);
+    CHECK_STATUS(ex01_penalty_system(x.K, x.F, B4, x.beta0, x.fixed, C_DOC, Kc, Fc), GSL_EBADLEN);
+    CHECK_STATUS(ex01_penalty_system(x.K, x.F, x.B, b3, x.fixed, C_DOC, Kc, Fc), GSL_EBADLEN);
+    CHECK_STATUS(ex01_penalty_system(x.K, x.F, x.B, x.beta0, v4, C_DOC, Kc, Fc), GSL_EBADLEN);
     gsl_matrix_free(Kc);
-    fx_bar_free(&x);
+    gsl_matrix_free(Kc4);
+    gsl_matrix_free(Kc54);
+    gsl_matrix_free(K54);
+    gsl_matrix_free(B4);
     gsl_vector_free(Fc);
+    gsl_vector_free(v4);
+    gsl_vector_free(b3);
+    fx_bar_free(&x);
 }
 
 static CU_TestInfo tests[] = {

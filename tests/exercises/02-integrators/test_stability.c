@@ -92,17 +92,74 @@ static void growth_is_the_dominant_root(void)
     }
 }
 
-/* Decay to underflow gives 0, overflow INFINITY. */
+/* the stability polynomial of Dormand-Prince 5(4)'s fifth-order solution:
+ * sum_{k <= 5} z^k / k! + z^6 / 600, at z = -x */
+static double dopri5_R(double x)
+{
+    double z = -x, term = 1.0, sum = 1.0;
+    for (int k = 1; k <= 5; k++) {
+        term *= z / k;
+        sum += term;
+    }
+    return sum + pow(z, 6) / 600.0;
+}
+
+/* The scheme's own step, error control and doubling fields are replaced: a
+ * scheme handed over with error control on (an embedded pair, or step
+ * doubling) and another step still runs at the fixed step h = x. */
+static void settings_replaced(void)
+{
+    mbd_ode_params rk4 = rk(&mbd_tableau_rk4), dp = rk(&mbd_tableau_dopri5);
+    rk4.adaptive = 1;
+    rk4.doubling = 1;
+    rk4.h = 0.37;
+    rk4.rtol = rk4.atol = 1e-3;
+    dp.adaptive = 1;
+    dp.h = 0.01;
+    dp.rtol = dp.atol = 1e-6;
+    const double xs[] = {1.3, 2.5};
+    for (int i = 0; i < 2; i++) {
+        double g = NAN;
+        REQUIRE_STATUS(ex02_growth(&rk4, xs[i], 400, &g), GSL_SUCCESS);
+        CHECK_MSG(fabs(g / fabs(rk4_R(xs[i])) - 1) <= 1e-6, "rk4 handed over adaptive (doubling), "
+                  "x = %g: growth %.8f, |R(-x)| = %.8f at the fixed step", xs[i], g,
+                  fabs(rk4_R(xs[i])));
+        REQUIRE_STATUS(ex02_growth(&dp, xs[i], 400, &g), GSL_SUCCESS);
+        CHECK_MSG(fabs(g / fabs(dopri5_R(xs[i])) - 1) <= 1e-6, "dopri5 handed over adaptive, "
+                  "x = %g: growth %.8f, |R(-x)| = %.8f at the fixed step", xs[i], g,
+                  fabs(dopri5_R(xs[i])));
+    }
+}
+
+/* Decay below 1e-250 gives 0, growth past 1e100 or a non-finite state
+ * INFINITY, both as soon as they happen (within nsteps); a failing step
+ * (implicit Euler by fixed-point iteration, which diverges for h |lambda| > 1)
+ * returns the library's status; bad arguments are refused. */
 static void growth_extremes(void)
 {
-    mbd_ode_params euler = rk(&mbd_tableau_euler);
+    mbd_ode_params euler = rk(&mbd_tableau_euler), rk4 = rk(&mbd_tableau_rk4);
     double g = NAN;
     REQUIRE_STATUS(ex02_growth(&euler, 1.0, 400, &g), GSL_SUCCESS);   /* y_1 = 0 exactly */
     CHECK_CLOSE(g, 0.0, 0.0);
+    REQUIRE_STATUS(ex02_growth(&euler, 0.5, 1000, &g), GSL_SUCCESS);  /* 0.5^831 < 1e-250 */
+    CHECK_CLOSE(g, 0.0, 0.0);
+    REQUIRE_STATUS(ex02_growth(&euler, 0.5, 800, &g), GSL_SUCCESS);   /* 0.5^800 > 1e-250 */
+    CHECK_REL(g, 0.5, 1e-9);
     REQUIRE_STATUS(ex02_growth(&euler, 20.0, 400, &g), GSL_SUCCESS);
     CHECK_MSG(isinf(g) && g > 0, "growth at x = 20 should be INFINITY, got %g", g);
+    REQUIRE_STATUS(ex02_growth(&euler, 20.0, 100, &g), GSL_SUCCESS);  /* 19^100 > 1e100 */
+    CHECK_MSG(isinf(g) && g > 0, "growth at x = 20 over 100 steps (|y| = 19^100) should be "
+              "INFINITY, got %g", g);
+    REQUIRE_STATUS(ex02_growth(&rk4, 1e80, 400, &g), GSL_SUCCESS);    /* y_1 overflows */
+    CHECK_MSG(isinf(g) && g > 0, "rk4 at x = 1e80 (the library reports a non-finite state) "
+              "should be INFINITY, got %g", g);
+    mbd_ode_params fp = {.name = "implicit-euler-fp", .kind = MBD_ODE_IMPLICIT_EULER,
+                         .fixed_point = 1, .h = 0.1};
+    REQUIRE_STATUS(ex02_growth(&fp, 0.5, 400, &g), GSL_SUCCESS);
+    CHECK_STATUS(ex02_growth(&fp, 2.0, 400, &g), MBD_ENOCONV);
     CHECK_STATUS(ex02_growth(&euler, 1.0, 10, &g), GSL_EINVAL);
     CHECK_STATUS(ex02_growth(&euler, -1.0, 400, &g), GSL_EINVAL);
+    CHECK_STATUS(ex02_growth(&euler, 0.0, 400, &g), GSL_EINVAL);
     mbd_ode_params bad = adams(MBD_ODE_AB, 9);
     CHECK_STATUS(ex02_growth(&bad, 1.0, 400, &g), GSL_EINVAL);
 }
@@ -116,12 +173,24 @@ static void check_limit(const char *name, mbd_ode_params p, double lo, double hi
               "%s: limit h |lambda| = %.6f, theory %.6f", name, x, theory);
 }
 
-/* One-step schemes: Euler 2, RK4 2.785293563. */
+/* One-step schemes: Euler 2, RK4 2.785293563; the answer is within the tol
+ * asked for, from a loose one to one near the growth's own accuracy. */
 static void one_step_limits(void)
 {
     check_limit("euler", rk(&mbd_tableau_euler), 0.1, 3.0, 2.0);
     check_limit("heun", rk(&mbd_tableau_heun), 0.1, 3.0, 2.0);
     check_limit("rk4", rk(&mbd_tableau_rk4), 0.1, 3.5, 2.785293563405282);
+    const double tols[] = {0.3, 1e-6, 1e-10};
+    for (int i = 0; i < 3; i++) {
+        double x = NAN;
+        mbd_ode_params euler = rk(&mbd_tableau_euler), rk4 = rk(&mbd_tableau_rk4);
+        int st = ex02_stability_limit(&euler, 0.1, 3.0, tols[i], &x);
+        CHECK_MSG(st == GSL_SUCCESS && fabs(x - 2.0) <= tols[i], "euler, tol %g: status %d, "
+                  "limit %.15g, theory 2", tols[i], st, x);
+        st = ex02_stability_limit(&rk4, 0.1, 3.5, tols[i], &x);
+        CHECK_MSG(st == GSL_SUCCESS && fabs(x - 2.785293563405282) <= tols[i],
+                  "rk4, tol %g: status %d, limit %.15g, theory 2.785293563405282", tols[i], st, x);
+    }
 }
 
 /* Multistep schemes with an RK4 start: AB2 1, AB3 6/11, AM3 6, AM4 3. A
@@ -136,7 +205,9 @@ static void multistep_limits(void)
 }
 
 /* Not bracketed: implicit Euler is stable at every x (A-stable), Euler is
- * unstable at x = 3 already. */
+ * unstable at x = 3 already. Bad arguments are refused, and a run that fails
+ * (implicit Euler by fixed-point iteration at x_hi = 3) makes the search fail
+ * with its status. */
 static void not_bracketed(void)
 {
     double x;
@@ -144,10 +215,18 @@ static void not_bracketed(void)
     CHECK_STATUS(ex02_stability_limit(&ie, 0.1, 50.0, 1e-3, &x), GSL_EINVAL);
     mbd_ode_params euler = rk(&mbd_tableau_euler);
     CHECK_STATUS(ex02_stability_limit(&euler, 3.0, 4.0, 1e-3, &x), GSL_EINVAL);
+    CHECK_STATUS(ex02_stability_limit(&euler, 3.0, 0.5, 1e-3, &x), GSL_EINVAL);
+    CHECK_STATUS(ex02_stability_limit(&euler, 0.0, 3.0, 1e-3, &x), GSL_EINVAL);
+    CHECK_STATUS(ex02_stability_limit(&euler, 0.5, 3.0, 0.0, &x), GSL_EINVAL);
+    CHECK_STATUS(ex02_stability_limit(&euler, 0.5, 3.0, -1e-3, &x), GSL_EINVAL);
+    mbd_ode_params fp = {.name = "implicit-euler-fp", .kind = MBD_ODE_IMPLICIT_EULER,
+                         .fixed_point = 1, .h = 0.1};
+    CHECK_STATUS(ex02_stability_limit(&fp, 0.5, 3.0, 1e-3, &x), MBD_ENOCONV);
 }
 
 static CU_TestInfo tests[] = {
     {"growth_is_the_dominant_root", growth_is_the_dominant_root},
+    {"settings_replaced", settings_replaced},
     {"growth_extremes", growth_extremes},
     {"one_step_limits", one_step_limits},
     {"multistep_limits", multistep_limits},

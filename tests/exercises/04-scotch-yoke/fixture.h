@@ -3,7 +3,7 @@
  * constrained model (q = (theta1, x2), C = x2 - L cos(theta1)) as an
  * mbd_system for the library's formulations.
  *
- *   fx_params(FX_TABLE or FX_LISTING)    the parameters (ex04_params)
+ *   fx_params(FX_TABLE, FX_LISTING or FX_OTHER)   the parameters (ex04_params)
  *   fx_system(&s, &p)                    the constrained model
  *   fx_accel(p, method, mu, t, q, qd, qdd)   the library's accelerations
  *   fx_run(p, method, integrator, times, n, states)   a library time history
@@ -21,12 +21,17 @@
 #include "mbd/formulation.h"
 #include "mbd/simulate.h"
 
-enum { FX_TABLE, FX_LISTING };
+/* FX_OTHER: a yoke of other size, units and load, with no value of Table 3
+ * (SI units: a 3 m rod, g = 9.81 m/s^2, a 2.5 N force at 3 rad/s) */
+enum { FX_TABLE, FX_LISTING, FX_OTHER, FX_READINGS };
 
 static inline ex04_params fx_params(int reading)
 {
     const double g = 386.4;
     ex04_params p = {.L = 25.0, .g = g, .F0 = 1.0, .omega = M_PI / 4.0};
+    if (reading == FX_OTHER)
+        return (ex04_params){.m1 = 1.3, .m2 = 0.7, .L = 3.0, .b = 0.4, .g = 9.81, .F0 = 2.5,
+                             .omega = 3.0};
     if (reading == FX_TABLE) {
         p.m1 = 0.5;
         p.m2 = 5.0;

@@ -40,7 +40,7 @@ static double schur_here(const ex04_params *p, double theta)
 static void schur_matches_the_matrices(void)
 {
     const double thetas[] = {0.0, 1.0, -0.4, M_PI / 2, 2.7, -4.1};
-    for (int r = 0; r < 2; r++) {
+    for (int r = 0; r < FX_READINGS; r++) {
         const ex04_params p = fx_params(r);
         for (size_t i = 0; i < sizeof thetas / sizeof thetas[0]; i++) {
             double S = NAN;
@@ -57,7 +57,7 @@ static void schur_matches_the_matrices(void)
  * near 1, where 1/(mu S) and 1/(1 + mu S) differ. */
 static void ratio_is_what_the_penalty_leaves(void)
 {
-    for (int r = 0; r < 2; r++) {
+    for (int r = 0; r < FX_READINGS; r++) {
         const ex04_params p = fx_params(r);
         /* a state off the constraint, moving */
         const double th = 0.8, w = -1.1, t = 1.3;
@@ -82,6 +82,7 @@ static void ratio_is_what_the_penalty_leaves(void)
     const ex04_params p = fx_params(FX_TABLE);
     double ratio;
     CHECK_STATUS(ex04_residual_ratio(&p, 0.0, 1.0, &ratio), GSL_EINVAL);
+    CHECK_STATUS(ex04_residual_ratio(&p, -1e3, 1.0, &ratio), GSL_EINVAL);
 }
 
 /* The chosen mu makes the ratio ratio_max at the worst angle of the range and
@@ -91,7 +92,7 @@ static void choose_mu_bounds_the_ratio(void)
     const double ranges[][2] = {{0.5, 1.2}, {-1.5, 1.0}, {2.0, 4.0}, {-4.2, -3.5}, {1.0, 1.0},
                                 {-3.0, -0.2}};
     const double rmax[] = {1e-6, 1e-3, 0.5};
-    for (int r = 0; r < 2; r++) {
+    for (int r = 0; r < FX_READINGS; r++) {
         const ex04_params p = fx_params(r);
         for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
             for (int j = 0; j < 3; j++) {
@@ -131,11 +132,30 @@ static void readings_differ_by_g(void)
     CHECK_STATUS(ex04_choose_mu(&a, 0.5, 1.0, 1.0, &mu), GSL_EINVAL);
 }
 
+/* A mass matrix without an inverse (a massless rod, or yoke) has no S:
+ * MBD_ESINGULAR, *S left as it was, and (b) and (c) pass it on. */
+static void singular_mass(void)
+{
+    ex04_params rod = fx_params(FX_OTHER), yoke = rod;
+    rod.m1 = 0.0;
+    yoke.m2 = 0.0;
+    const ex04_params *bad[2] = {&rod, &yoke};
+    for (int i = 0; i < 2; i++) {
+        double S = 7.0, ratio = 7.0, mu = 7.0;
+        CHECK_STATUS(ex04_schur(bad[i], 1.0, &S), MBD_ESINGULAR);
+        CHECK_MSG(S == 7.0, "m1 = %g, m2 = %g: a failed call wrote S = %g", bad[i]->m1,
+                  bad[i]->m2, S);
+        CHECK_STATUS(ex04_residual_ratio(bad[i], 1e3, 1.0, &ratio), MBD_ESINGULAR);
+        CHECK_STATUS(ex04_choose_mu(bad[i], 0.5, 1.0, 1e-3, &mu), MBD_ESINGULAR);
+    }
+}
+
 static CU_TestInfo tests[] = {
     {"schur_matches_the_matrices", schur_matches_the_matrices},
     {"ratio_is_what_the_penalty_leaves", ratio_is_what_the_penalty_leaves},
     {"choose_mu_bounds_the_ratio", choose_mu_bounds_the_ratio},
     {"readings_differ_by_g", readings_differ_by_g},
+    {"singular_mass", singular_mass},
     CU_TEST_INFO_NULL,
 };
 

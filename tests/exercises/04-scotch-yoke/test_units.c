@@ -46,11 +46,12 @@ static void listing_reading(void)
 
 /* At rest, theta1'' of the constrained equations is accel_gravity when the
  * force is zero (t = 0) and accel_gravity + accel_force at the force's peak
- * (t = 2 s); inertia is what the pin sees. */
+ * (omega t = pi/2); inertia is what the pin sees; M11 and M22 are M's entries.
+ * For both readings and a yoke of other size, gravity and load (FX_OTHER). */
 static void loads_match_the_constrained_equations(void)
 {
     const double thetas[] = {1.0, 0.0, -0.6, 2.0, -M_PI / 2, 4.0};
-    for (int r = 0; r < 2; r++) {
+    for (int r = 0; r < FX_READINGS; r++) {
         const ex04_params p = fx_params(r);
         for (size_t i = 0; i < sizeof thetas / sizeof thetas[0]; i++) {
             const double th = thetas[i];
@@ -59,7 +60,10 @@ static void loads_match_the_constrained_equations(void)
             const double q[2] = {th, p.L * cos(th)}, qd[2] = {0.0, 0.0};
             double a0[2], a2[2];
             REQUIRE_STATUS(fx_accel(&p, "projection", 1.0, 0.0, q, qd, a0), GSL_SUCCESS);
-            REQUIRE_STATUS(fx_accel(&p, "projection", 1.0, 2.0, q, qd, a2), GSL_SUCCESS);
+            REQUIRE_STATUS(fx_accel(&p, "projection", 1.0, M_PI / 2 / p.omega, q, qd, a2),
+                           GSL_SUCCESS);
+            CHECK_REL(l.M11, p.m1 * (p.L * p.L / 3 + p.b * p.b / 12), 1e-12);
+            CHECK_REL(l.M22, p.m2, 1e-15);
             CHECK_MSG(fabs(l.accel_gravity - a0[0]) <= 1e-10 * fmax(1.0, fabs(a0[0])),
                       "reading %d, theta1 = %g: accel_gravity = %.10g, the equations give %.10g",
                       r, th, l.accel_gravity, a0[0]);
@@ -90,13 +94,26 @@ static void weights_scale_the_force_not_gravity(void)
     }
 }
 
+/* Each non-positive mass and a negative width are refused (b = 0 is a thin
+ * rod); loads_at refuses a mechanism whose inertia is not positive (a
+ * massless rod at theta1 = 0), leaving out as it was. */
 static void bad_arguments(void)
 {
     ex04_params p;
     CHECK_STATUS(ex04_from_table(0.0, 5.0, 2.0, 0, &p), GSL_EINVAL);
+    CHECK_STATUS(ex04_from_table(-0.5, 5.0, 2.0, 1, &p), GSL_EINVAL);
+    CHECK_STATUS(ex04_from_table(0.5, 0.0, 2.0, 0, &p), GSL_EINVAL);
     CHECK_STATUS(ex04_from_table(0.5, -5.0, 2.0, 1, &p), GSL_EINVAL);
     CHECK_STATUS(ex04_from_table(0.5, 5.0, -2.0, 1, &p), GSL_EINVAL);
     CHECK_STATUS(ex04_from_table(0.5, 5.0, 0.0, 1, &p), GSL_SUCCESS);
+    ex04_params q = fx_params(FX_OTHER);
+    q.m1 = 0.0;
+    ex04_loads l = {7.0, 7.0, 7.0, 7.0, 7.0};
+    CHECK_STATUS(ex04_loads_at(&q, 0.0, &l), MBD_ESINGULAR);
+    CHECK_MSG(l.M11 == 7.0 && l.M22 == 7.0 && l.inertia == 7.0 && l.accel_gravity == 7.0
+                  && l.accel_force == 7.0, "a failed call wrote out");
+    CHECK_STATUS(ex04_loads_at(&q, 1.0, &l), GSL_SUCCESS);
+    CHECK_REL(l.inertia, q.m2 * pow(q.L * sin(1.0), 2), 1e-12);
 }
 
 static CU_TestInfo tests[] = {
