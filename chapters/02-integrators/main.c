@@ -145,6 +145,7 @@ int main(int argc, char **argv)
         prog.rs.dt_out = opt.dt_out_given ? opt.dt_out : 0.0;
         prog.rs.lim.max_steps = opt.max_steps;
         prog.rs.lim.max_outputs = opt.max_outputs;
+        prog.rs.lim.error_every_step = 1;
         ch02_params(prog.rs.scheme, &prog.rs.set, &prog.p);
         st = ch02_check_run(&spec, &opt, &prog.rs, &prog.p);
         if (st != GSL_SUCCESS)

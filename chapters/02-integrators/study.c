@@ -301,7 +301,7 @@ void ch02_adams(int implicit, unsigned k, double beta[])
 /* ------------------------------------------------------------------------ */
 /* Runs                                                                      */
 
-const ch02_limits ch02_limits_default = {MBD_RUN_MAX_STEPS, MBD_RUN_MAX_OUTPUTS};
+const ch02_limits ch02_limits_default = {MBD_RUN_MAX_STEPS, MBD_RUN_MAX_OUTPUTS, 0};
 
 typedef struct {
     const ch02_problem *pr;
@@ -343,7 +343,8 @@ static int track_step(void *ctx, double t, double y[], int *changed, mbd_failure
     r->h_last = h;
     r->h_min = isnan(r->h_min) ? h : fmin(r->h_min, h);
     r->h_max = isnan(r->h_max) ? h : fmax(r->h_max, h);
-    r->max_error = fmax(r->max_error, ch02_error(tr->pr, t, y));
+    if (tr->lim->error_every_step)
+        r->max_error = fmax(r->max_error, ch02_error(tr->pr, t, y));
     return GSL_SUCCESS;
 }
 

@@ -382,7 +382,7 @@ static void solve_limits(void)
     ch02_problem_init(&pr, CH02_DECAY, ALPHA, 1.0);
     mbd_ode_params p = adaptive("cash-karp");
     ch02_result r;
-    const ch02_limits steps = {10, 0};
+    const ch02_limits steps = {10, 0, 1};
     CHECK_STATUS(ch02_solve(&p, &pr, 1.0, 0.0, &steps, NULL, NULL, &r), MBD_ESTEPLIMIT);
     CHECK_MSG(r.limit == CH02_LIMIT_STEPS, "the step limit stopped it: %d", (int)r.limit);
     CHECK_CLOSE(r.stats.ode.steps, 10, 0);
@@ -392,12 +392,12 @@ static void solve_limits(void)
     CHECK_MSG(r.h_last > 0 && r.h_min <= r.h_last && r.h_last <= r.h_max,
               "step sizes %g <= %g <= %g", r.h_min, r.h_last, r.h_max);
 
-    const ch02_limits outputs = {0, 5};
+    const ch02_limits outputs = {0, 5, 1};
     CHECK_STATUS(ch02_solve(&p, &pr, 1.0, 0.0, &outputs, NULL, NULL, &r), MBD_ESTEPLIMIT);
     CHECK_MSG(r.limit == CH02_LIMIT_OUTPUTS, "the output limit stopped it: %d", (int)r.limit);
     CHECK_CLOSE(r.outputs, 5, 0);
     /* both at once after every step: the step limit is the cause */
-    const ch02_limits both = {4, 5};
+    const ch02_limits both = {4, 5, 1};
     CHECK_STATUS(ch02_solve(&p, &pr, 1.0, 0.0, &both, NULL, NULL, &r), MBD_ESTEPLIMIT);
     CHECK_MSG(r.limit == CH02_LIMIT_STEPS, "both limits: the step limit named, got %d",
               (int)r.limit);
@@ -405,7 +405,7 @@ static void solve_limits(void)
     CHECK_STATUS(ch02_solve(&p, &pr, 1.0, 0.1, &outputs, NULL, NULL, &r), MBD_EINPUT);
     CHECK_CLOSE(r.stats.ode.steps, 0, 0);
     mbd_ode_params f = scheme("rk4", 4, 1);
-    const ch02_limits fifty = {50, 0};
+    const ch02_limits fifty = {50, 0, 1};
     CHECK_STATUS(ch02_solve(&f, &pr, 1.0, 0.0, &fifty, NULL, NULL, &r), MBD_EINPUT);
     CHECK_CLOSE(r.stats.ode.steps, 0, 0);
     /* the library's limits by default: the story's runs are far below them */
@@ -413,8 +413,9 @@ static void solve_limits(void)
     CHECK_CLOSE(ch02_limits_default.max_steps, MBD_RUN_MAX_STEPS, 0);
 }
 
-/* step sizes and errors are over every accepted step, whatever the outputs:
- * a coarse output grid gives the same statistics as outputs after every step */
+/* step sizes are over every accepted step, whatever the outputs, and errors
+ * too when asked (one run's summary): a coarse output grid gives the same
+ * statistics as outputs after every step */
 static void solve_statistics_over_steps(void)
 {
     ch02_problem pr;
@@ -422,7 +423,8 @@ static void solve_statistics_over_steps(void)
     mbd_ode_params p = adaptive("cash-karp");
     ch02_result every, grid;
     REQUIRE_STATUS(ch02_solve(&p, &pr, 2.0, 0.0, NULL, NULL, NULL, &every), GSL_SUCCESS);
-    REQUIRE_STATUS(ch02_solve(&p, &pr, 2.0, 1.0, NULL, NULL, NULL, &grid), GSL_SUCCESS);
+    const ch02_limits per_step = {MBD_RUN_MAX_STEPS, MBD_RUN_MAX_OUTPUTS, 1};
+    REQUIRE_STATUS(ch02_solve(&p, &pr, 2.0, 1.0, &per_step, NULL, NULL, &grid), GSL_SUCCESS);
     CHECK_CLOSE(grid.outputs, 3, 0);
     CHECK_CLOSE(every.outputs, every.stats.ode.steps + 1, 0);
     CHECK_CLOSE(grid.stats.ode.steps, every.stats.ode.steps, 0);
