@@ -11,7 +11,10 @@
 #   make check-exercises       all of the above checks plus the grader's own tests,
 #                              the mutant check and the release tests (make test)
 #   make student-release       $(BUILD)/release/mbd-student-$(VERSION).tar.gz
-#   make autograder [CH=NN]    $(BUILD)/release/autograder.zip (Gradescope)
+#   make autograder [CH=NN]    $(BUILD)/release/autograder.zip (Gradescope): the
+#                              student release's files (no solutions) and the
+#                              scripts that grade a submission as an unprivileged
+#                              user (tools/autograder/)
 #
 # Grading options: TIMEOUT=S (seconds per test, overrides the manifest),
 # JOBS=N (processes at a time), GRADE_ARGS=... (more mbd-grade options).
@@ -92,7 +95,8 @@ check-mutants: grade-tools
 	@bash tests/grader/mutants.sh $(GRADER) $(GRADE_CONF) $(BUILD)/tests/grader/mutants
 
 # the student release holds no solution, builds on its own and grades 0;
-# the autograder grades a prepared submission
+# the autograder bundle holds no solution and grades a prepared submission,
+# and (as root) a hostile one gets nothing of the course's files
 check-release: grade-tools student-release autograder
 	@echo "--- release"
 	@bash tests/grader/release.sh $(BUILD) $(VERSION) '$(CC)' '$(OPT)' '$(SAN)'
@@ -110,7 +114,9 @@ student-release: $(STUBGEN)
 	@bash tools/release.sh student $(BUILD) $(VERSION) $(STUBGEN)
 
 autograder: $(STUBGEN)
-	@bash tools/release.sh autograder $(BUILD) $(VERSION) '$(CH)'
+	@$(STUBGEN) --check > /dev/null || { $(STUBGEN) --check; \
+	    echo "autograder: exercises/ is stale; run make stubs first" >&2; exit 1; }
+	@bash tools/release.sh autograder $(BUILD) $(VERSION) $(STUBGEN) '$(CH)'
 
 else   # a student release: no solutions/
 

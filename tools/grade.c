@@ -17,24 +17,44 @@
  * a failed assertion costs that test only. An exercise's points are split evenly
  * over its tests.
  *
+ * --user USER (the autograder, run as root): whatever the submission's code can
+ * steer runs as USER - compiling the graded files (an #include or .incbin reads
+ * files), linking, and the tests - while the tests' sources are compiled by
+ * root. USER's processes get no descriptor of the grader's, a filtered
+ * environment, at most SANDBOX_NPROC processes and files of SANDBOX_FSIZE
+ * bytes; USER writes only to <out>/sandbox, and every process of USER is killed
+ * after each step (and before the first). Logs, results.json and junit.xml are
+ * root's, made with umask 077. The grader refuses to start when USER can read
+ * the configuration, the manifest or a test source, or cannot read a graded
+ * file. --solutions is refused with --user: solutions linked into a test
+ * program are readable by the code under test.
+ *
  * Output: per exercise OK or FAIL with the failing tests and why, then
  * "Score: X/Y"; <out>/results.json (Gradescope's format) and <out>/junit.xml.
  * Exit status: 0 when grading ran, whatever the score (with --require-full:
  * 1 unless full marks); 2 when the grader cannot do its job (bad usage, bad
  * manifest, a test suite the manifest names is missing, fork failed).
  */
+#define _DEFAULT_SOURCE   /* setgroups() */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <math.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
 
 #include "manifest.h"
 #include "tool.h"
@@ -69,7 +89,7 @@ static void usage(FILE *f)
             "  --manifest FILE    the exercises and their points (exercises/manifest.yaml)\n"
             "  --src DIR          the files to grade, DIR/NN-slug/*.c (exercises)\n"
             "  --solutions DIR    reference solutions for the chapters an exercise uses\n"
-            "                     (solutions, when it exists; else --src)\n"
+            "                     (solutions, when it exists and there is no --user; else --src)\n"
             "  --tests DIR        the CUnit tests, DIR/NN-slug/test_<stem>.c (tests/exercises)\n"
             "  --out DIR          objects, logs, results.json, junit.xml (build/grade)\n"
             "  --chapter NN       grade chapter NN only\n"
@@ -79,7 +99,10 @@ static void usage(FILE *f)
             "  --jobs N           processes at a time (default: the number of CPUs)\n"
             "  --strict           compile the graded files with the warning flags too\n"
             "  --require-full     exit 1 unless the score is full marks\n"
-            "  --list-files       list NN-slug/<file> of the selected exercises and stop\n"
+            "  --list-files       list NN-slug/<file> of the selected exercises and of the\n"
+            "                     chapters they use (what grading reads from --src) and stop\n"
+            "  --user USER        as root: compile the graded files, link and run the tests as\n"
+            "                     USER (a name, or UID[:GID]); the autograder's sandbox\n"
             "  --preface FILE     text to put at the top of the report (and results.json)\n");
 }
 
@@ -138,6 +161,199 @@ static int read_config(const char *path, options *o)
 }
 
 /* ------------------------------------------------------------------------ */
+/* The sandbox (--user)                                                     */
+
+#define SANDBOX_NPROC 512   /* processes USER may have at a time: a fork bomb stops there */
+#define SANDBOX_FSIZE (512L * 1024 * 1024)   /* bytes of one file USER writes (.incbin /dev/zero) */
+
+extern char **environ;
+
+static struct {
+    int on;
+    uid_t uid;
+    gid_t gid;
+    const char *name;     /* as given, for messages */
+    char *area;           /* <out>/sandbox: the one place USER writes to */
+    char *home, *tmpdir;  /* "HOME=<area>", "TMPDIR=<area>/tmp", absolute */
+} sandbox;
+
+/* In a child, before exec as the sandbox user: of the grader's environment,
+ * only what compilers and sanitizers read, and HOME and TMPDIR in the area. */
+static void sandbox_environment(void)
+{
+    static const char *const keep[] = {"PATH", "LANG", "LANGUAGE", "TZ", "ASAN_OPTIONS",
+                                       "UBSAN_OPTIONS", "LSAN_OPTIONS", "MBD_TEST_TOKEN",
+                                       "CPATH", "C_INCLUDE_PATH", "LIBRARY_PATH",
+                                       "COMPILER_PATH", "GCC_EXEC_PREFIX", "LD_LIBRARY_PATH"};
+    size_t n = 0;
+    for (char **e = environ; *e; e++)
+        n++;
+    char **env = xcalloc(n + 3, sizeof *env);
+    size_t k = 0;
+    for (char **e = environ; *e; e++) {
+        size_t len = strcspn(*e, "=");
+        int ok = strncmp(*e, "LC_", 3) == 0;
+        for (size_t i = 0; !ok && i < sizeof keep / sizeof *keep; i++)
+            ok = strlen(keep[i]) == len && strncmp(*e, keep[i], len) == 0;
+        if (ok)
+            env[k++] = *e;
+    }
+    env[k++] = sandbox.home;
+    env[k++] = sandbox.tmpdir;
+    env[k] = NULL;
+    environ = env;
+}
+
+/* In a child: becomes the sandbox user for good (no groups, no way back, no
+ * set-user-ID programs). 0 on success. */
+static int become_user(void)
+{
+    if (setgroups(0, NULL) != 0 || setgid(sandbox.gid) != 0 || setuid(sandbox.uid) != 0)
+        return -1;
+    if (setuid(0) == 0 || getuid() != sandbox.uid || geteuid() != sandbox.uid
+        || getgid() != sandbox.gid || getegid() != sandbox.gid)
+        return -1;
+#if defined(__linux__)
+    prctl(PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L);
+#endif
+    return 0;
+}
+
+/* Whether a live process (not a zombie) of the sandbox user is left; where
+ * /proc cannot tell, no. */
+static int user_processes_left(void)
+{
+    DIR *d = opendir("/proc");
+    if (d == NULL)
+        return 0;
+    int found = 0;
+    struct dirent *e;
+    while (!found && (e = readdir(d)) != NULL) {
+        if (!isdigit((unsigned char)e->d_name[0]))
+            continue;
+        char path[64], line[256];
+        snprintf(path, sizeof path, "/proc/%.20s/status", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (f == NULL)
+            continue;
+        int zombie = 0;
+        while (fgets(line, sizeof line, f)) {
+            if (strncmp(line, "State:", 6) == 0)
+                zombie = strchr(line, 'Z') != NULL;
+            else if (strncmp(line, "Uid:", 4) == 0) {
+                found = !zombie && strtoul(line + 4, NULL, 10) == (unsigned long)sandbox.uid;
+                break;
+            }
+        }
+        fclose(f);
+    }
+    closedir(d);
+    return found;
+}
+
+/* Kills every process of the sandbox user, until none is left (a test that
+ * left its process group, or a daemon it started, does not outlive the step
+ * it ran in). Runs only while none of the grader's jobs runs. */
+static void sandbox_sweep(void)
+{
+    if (!sandbox.on)
+        return;
+    for (int round = 0; round < 50; round++) {
+        fflush(NULL);
+        pid_t p = fork();
+        if (p == 0) {
+            if (become_user() != 0)
+                _exit(2);
+            /* every process this user may signal, but not itself */
+            kill(-1, SIGKILL);
+            _exit(0);
+        }
+        if (p < 0)
+            return;
+        while (waitpid(p, NULL, 0) < 0 && errno == EINTR)
+            ;
+        /* the killed orphans are the grader's to reap (it is their subreaper) */
+        while (waitpid(-1, NULL, WNOHANG) > 0)
+            ;
+        if (round > 0 && !user_processes_left())
+            return;
+        struct timespec ts = {0, 2000000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* In a child: closes every descriptor above 2, so that the code under test
+ * holds nothing of the grader's (nor of a make above it). */
+static void close_other_fds(void)
+{
+    int fds[1024];
+    size_t n = 0;
+    DIR *d = opendir("/proc/self/fd");
+    if (d == NULL)
+        d = opendir("/dev/fd");
+    if (d != NULL) {
+        int self = dirfd(d);
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL && n < sizeof fds / sizeof *fds) {
+            char *end;
+            long fd = strtol(e->d_name, &end, 10);
+            if (end != e->d_name && *end == '\0' && fd > 2 && fd != self)
+                fds[n++] = (int)fd;
+        }
+        closedir(d);
+        for (size_t i = 0; i < n; i++)
+            close(fds[i]);
+        if (n < sizeof fds / sizeof *fds)
+            return;
+    }
+    long max = sysconf(_SC_OPEN_MAX);
+    if (max < 0 || max > 65536)
+        max = 65536;
+    for (long fd = 3; fd < max; fd++)
+        close((int)fd);
+}
+
+/* Parses --user: a name, or UID[:GID]. 0 on success. */
+static int sandbox_user(const char *spec)
+{
+    if (geteuid() != 0) {
+        fprintf(stderr, "mbd-grade: --user %s needs root: the grader runs as root and the "
+                        "submission's code as that user\n", spec);
+        return -1;
+    }
+    sandbox.name = spec;
+    if (isdigit((unsigned char)spec[0])) {
+        char *end;
+        unsigned long u = strtoul(spec, &end, 10), gr = u;
+        if (*end == ':')
+            gr = strtoul(end + 1, &end, 10);
+        if (*end != '\0' || u > 0x7fffffffUL || gr > 0x7fffffffUL) {
+            fprintf(stderr, "mbd-grade: --user: expected a user name or UID[:GID], got '%s'\n",
+                    spec);
+            return -1;
+        }
+        sandbox.uid = (uid_t)u;
+        sandbox.gid = (gid_t)gr;
+    } else {
+        struct passwd *pw = getpwnam(spec);
+        if (pw == NULL) {
+            fprintf(stderr, "mbd-grade: --user: there is no user '%s' (the autograder's "
+                            "setup.sh creates one)\n", spec);
+            return -1;
+        }
+        sandbox.uid = pw->pw_uid;
+        sandbox.gid = pw->pw_gid;
+    }
+    if (sandbox.uid == 0 || sandbox.gid == 0) {
+        fprintf(stderr, "mbd-grade: --user %s: that is root's user or group; give an "
+                        "unprivileged user\n", spec);
+        return -1;
+    }
+    sandbox.on = 1;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
 /* Processes: one spawner and one pool with time limits                     */
 
 typedef struct {
@@ -145,6 +361,7 @@ typedef struct {
     const char *log;      /* stdout and stderr go here */
     double limit;         /* seconds; 0 = none */
     int cap_output;       /* limit the log to OUTPUT_CAP bytes */
+    int as_user;          /* run as the sandbox user (--user) */
     char token[40];       /* non-empty: passed as MBD_TEST_TOKEN (see runner.c) */
     /* results */
     pid_t pid;
@@ -161,7 +378,7 @@ static pid_t spawn(job *j)
     /* the child: its own process group (so a time-out kills everything it
      * started), output to the log, no core files, stdin from /dev/null */
     setpgid(0, 0);
-    int fd = open(j->log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int fd = open(j->log, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
     int nul = open("/dev/null", O_RDONLY);
     if (fd < 0 || nul < 0)
         _exit(126);
@@ -181,6 +398,24 @@ static pid_t spawn(job *j)
     }
     if (j->token[0])
         setenv("MBD_TEST_TOKEN", j->token, 1);
+    close_other_fds();
+    if (j->as_user) {
+        /* the log is open already (root's file, in root's directory): from
+         * here on, nothing of root's */
+        rl.rlim_cur = rl.rlim_max = SANDBOX_NPROC;
+        setrlimit(RLIMIT_NPROC, &rl);
+        if (!j->cap_output) {
+            rl.rlim_cur = rl.rlim_max = SANDBOX_FSIZE;
+            setrlimit(RLIMIT_FSIZE, &rl);
+        }
+        sandbox_environment();
+        if (become_user() != 0) {
+            static const char no[] = "mbd-grade: cannot switch to the sandbox user\n";
+            if (write(2, no, sizeof no - 1) < 0)
+                _exit(126);
+            _exit(126);
+        }
+    }
     execv(j->argv[0], j->argv);
     static const char msg[] = "mbd-grade: cannot execute the program\n";
     if (write(2, msg, sizeof msg - 1) < 0)
@@ -239,6 +474,11 @@ static int run_jobs(job *jobs, size_t n, int maxpar)
         struct timespec ts = {0, 2000000};   /* 2 ms */
         nanosleep(&ts, NULL);
     }
+    for (size_t i = 0; i < n; i++)
+        if (jobs[i].as_user) {
+            sandbox_sweep();
+            break;
+        }
     return rc;
 }
 
@@ -605,6 +845,12 @@ static char *stem_of(const char *file)
     return xstrndup(file, strlen(file) - 2);   /* the manifest checked the ".c" */
 }
 
+/* where the graded code's objects and test programs go */
+static const char *graded_out(const options *o)
+{
+    return sandbox.on ? sandbox.area : o->out;
+}
+
 static unit *unit_for(grader *g, const mx_chapter *ch, const char *file)
 {
     for (size_t i = 0; i < g->nunits; i++)
@@ -617,9 +863,11 @@ static unit *unit_for(grader *g, const mx_chapter *ch, const char *file)
     u->stem = stem_of(file);
     u->src = xasprintf("%s/%s/%s", o->src, ch->dir, file);
     u->test_src = xasprintf("%s/%s/test_%s.c", o->tests, ch->dir, u->stem);
-    u->obj = xasprintf("%s/obj/%s/%s.o", o->out, ch->dir, u->stem);
+    /* what the submission's code makes goes where it may write: the sandbox
+     * area with --user; the tests' objects are root's */
+    u->obj = xasprintf("%s/obj/%s/%s.o", graded_out(o), ch->dir, u->stem);
     u->test_obj = xasprintf("%s/obj/%s/test_%s.o", o->out, ch->dir, u->stem);
-    u->bin = xasprintf("%s/bin/%s/test_%s", o->out, ch->dir, u->stem);
+    u->bin = xasprintf("%s/bin/%s/test_%s", graded_out(o), ch->dir, u->stem);
     u->log_compile = xasprintf("%s/log/%s/%s.compile.log", o->out, ch->dir, u->stem);
     u->log_test_compile = xasprintf("%s/log/%s/test_%s.compile.log", o->out, ch->dir, u->stem);
     u->log_link = xasprintf("%s/log/%s/test_%s.link.log", o->out, ch->dir, u->stem);
@@ -690,6 +938,54 @@ static char *student_flags(const options *o, int strict)
     return xasprintf("%s%s%s", o->cflags, strict ? " " : "", strict ? o->werror : "");
 }
 
+/* a job that ran to its end with status 0 */
+static int job_ok(const job *j)
+{
+    return !j->spawn_failed && !j->timed_out && WIFEXITED(j->status) && WEXITSTATUS(j->status) == 0;
+}
+
+/* a job whose program could not be started at all (the shell's 126 or 127):
+ * the grader's problem, not the student's */
+static int job_not_run(const job *j)
+{
+    return j->spawn_failed
+           || (!j->timed_out && WIFEXITED(j->status)
+               && (WEXITSTATUS(j->status) == 126 || WEXITSTATUS(j->status) == 127));
+}
+
+/* A shell command that makes the directory of `out` and removes an old `out`
+ * first (as the user that runs it: with --user, root never touches the
+ * sandbox area), then runs `tail`, whose words are already quoted. */
+static char *fresh_output_cmd(const char *out, const char *tail)
+{
+    const char *slash = strrchr(out, '/');
+    char *dir = slash ? xstrndup(out, (size_t)(slash - out)) : xstrdup(".");
+    char *qdir = shell_quote(dir), *qout = shell_quote(out);
+    char *cmd = xasprintf("mkdir -p %s && rm -f %s && exec %s", qdir, qout, tail);
+    free(dir);
+    free(qdir);
+    free(qout);
+    return cmd;
+}
+
+/* With --user: the sandbox user may read what root compiled for its link
+ * (an object of the course's tests), and search the directories above it
+ * up to <out>. */
+static void open_to_sandbox(const options *o, const char *path)
+{
+    if (!sandbox.on)
+        return;
+    chmod(path, 0644);
+    char *d = xstrdup(path);
+    size_t top = strlen(o->out);
+    for (char *slash = strrchr(d, '/'); slash && (size_t)(slash - d) >= top;
+         slash = strrchr(d, '/')) {
+        *slash = '\0';
+        chmod(d, 0711);
+    }
+    free(d);
+}
+
 /* Compiles the exercise files of a used chapter (once per run). */
 static void build_used(grader *g, used_chapter *uc)
 {
@@ -704,30 +1000,32 @@ static void build_used(grader *g, used_chapter *uc)
     job *jobs = xcalloc(files.n, sizeof *jobs);
     strlist logs = {0};
     char *flags = student_flags(o, uc->from_solutions || o->strict);
-    char *qdir = shell_quote(uc->dir), *qcc = xstrdup(o->cc);
+    char *qdir = shell_quote(uc->dir);
+    /* the student's own files are the submission's code: the sandbox's */
+    int as_user = sandbox.on && !uc->from_solutions;
     for (size_t i = 0; i < files.n; i++) {
         char *stem = stem_of(files.v[i]);
-        char *obj = xasprintf("%s/obj/uses/%s/%s.o", o->out, uc->ch->dir, stem);
+        char *obj = xasprintf("%s/obj/uses/%s/%s.o", as_user ? graded_out(o) : o->out,
+                              uc->ch->dir, stem);
         char *log = xasprintf("%s/log/uses/%s/%s.compile.log", o->out, uc->ch->dir, stem);
         char *src = xasprintf("%s/%s", uc->dir, files.v[i]);
-        char *d1 = xasprintf("%s/obj/uses/%s", o->out, uc->ch->dir);
         char *d2 = xasprintf("%s/log/uses/%s", o->out, uc->ch->dir);
-        mkdir_p(d1);
         mkdir_p(d2);
         char *qobj = shell_quote(obj), *qsrc = shell_quote(src);
-        char *cmd = xasprintf("rm -f %s\nexec %s %s -I%s -c %s -o %s", qobj, qcc, flags, qdir,
-                              qsrc, qobj);
+        char *tail = xasprintf("%s %s -I%s -c %s -o %s", o->cc, flags, qdir, qsrc, qobj);
+        char *cmd = fresh_output_cmd(obj, tail);
         jobs[i].argv = argv_of(3, "/bin/sh", "-c", cmd);
         jobs[i].log = log;
         jobs[i].limit = COMPILE_LIMIT;
+        jobs[i].as_user = as_user;
         sl_push(&uc->objs, obj);
         sl_push(&logs, log);
         free(cmd);
+        free(tail);
         free(qobj);
         free(qsrc);
         free(src);
         free(stem);
-        free(d1);
         free(d2);
     }
     if (run_jobs(jobs, files.n, g->o.jobs) != 0)
@@ -736,16 +1034,25 @@ static void build_used(grader *g, used_chapter *uc)
     sb_init(&p);
     uc->ok = 1;
     for (size_t i = 0; i < files.n; i++) {
-        if (!jobs[i].timed_out && WIFEXITED(jobs[i].status) && WEXITSTATUS(jobs[i].status) == 0)
+        if (job_ok(&jobs[i])) {
+            if (!as_user)
+                open_to_sandbox(o, uc->objs.v[i]);
             continue;
+        }
         uc->ok = 0;
         char *log = read_log(jobs[i].log);
-        int n;
-        char *errs = compiler_lines(log, "error", &n);
-        sb_printf(&p, "%s/%s (chapter %s, which this chapter uses) does not compile:\n", uc->dir,
-                  files.v[i], uc->ch->number);
-        add_indented(&p, "    ", errs);
-        free(errs);
+        if (job_not_run(&jobs[i])) {
+            g->broken = 1;
+            sb_printf(&p, "the compiler could not be run (%s):\n", o->cc);
+            add_indented(&p, "    ", log);
+        } else {
+            int n;
+            char *errs = compiler_lines(log, "error", &n);
+            sb_printf(&p, "%s/%s (chapter %s, which this chapter uses) does not compile:\n",
+                      uc->dir, files.v[i], uc->ch->number);
+            add_indented(&p, "    ", errs);
+            free(errs);
+        }
         free(log);
     }
     uc->problem = sb_take(&p);
@@ -757,27 +1064,56 @@ static void build_used(grader *g, used_chapter *uc)
     sl_free(&files);
     free(flags);
     free(qdir);
-    free(qcc);
 }
 
-/* Compiles and links the test programs of the units, in parallel. */
+/* Says why a build step of a unit failed: the compiler's errors (from the
+ * step's log) under `what`; a time-out; or a compiler that could not be run
+ * (the grader's problem). */
+static void build_failed(grader *g, unit *u, const job *j, unit_state state, const char *what)
+{
+    strbuf p;
+    sb_init(&p);
+    char *log = read_log(j->log);
+    u->state = state;
+    if (j->timed_out) {
+        sb_printf(&p, "%s %s took longer than %g s\n",
+                  state == U_LINK ? "linking the test program of" : "compiling", u->file,
+                  COMPILE_LIMIT);
+    } else if (job_not_run(j)) {
+        g->broken = 1;
+        sb_printf(&p, "the compiler could not be run (%s):\n", g->o.cc);
+        add_indented(&p, "    ", log);
+    } else {
+        int ne;
+        char *errs = compiler_lines(log, "error", &ne);
+        sb_add(&p, what);
+        add_indented(&p, "    ", errs);
+        free(errs);
+    }
+    u->problem = sb_take(&p);
+    sb_free(&p);
+    free(log);
+}
+
+/* Compiles and links the test programs of the units, in parallel: first each
+ * unit's graded file (the submission's code: as the sandbox user with --user)
+ * and its tests (the course's: as the grader), then the links (sandbox user). */
 static void build_units(grader *g, unit **us, size_t n, const char *incs, const char *uses_objs)
 {
     const options *o = &g->o;
-    job *jobs = xcalloc(n, sizeof *jobs);
-    size_t nj = 0;
+    job *jobs = xcalloc(2 * n, sizeof *jobs);   /* per unit: its file, its tests */
     unit **ju = xcalloc(n, sizeof *ju);
+    size_t nu = 0;
     char *sflags = student_flags(o, o->strict), *tflags = student_flags(o, 1);
     for (size_t i = 0; i < n; i++) {
         unit *u = us[i];
         char *d;
         mkdir_p(d = xasprintf("%s/obj/%s", o->out, u->ch->dir));
         free(d);
-        mkdir_p(d = xasprintf("%s/bin/%s", o->out, u->ch->dir));
-        free(d);
         mkdir_p(d = xasprintf("%s/log/%s", o->out, u->ch->dir));
         free(d);
-        remove(u->bin);   /* never run an old binary */
+        if (!sandbox.on)
+            remove(u->bin);   /* never run an old binary (the sandbox area starts empty) */
         if (!is_file(u->test_src)) {
             fprintf(stderr, "mbd-grade: %s: missing (the tests of %s)\n", u->test_src, u->src);
             g->broken = 1;
@@ -793,39 +1129,38 @@ static void build_units(grader *g, unit **us, size_t n, const char *incs, const 
         }
         char *qsrc = shell_quote(u->src), *qtsrc = shell_quote(u->test_src);
         char *qobj = shell_quote(u->obj), *qtobj = shell_quote(u->test_obj);
-        char *qbin = shell_quote(u->bin);
-        char *ql1 = shell_quote(u->log_compile), *ql2 = shell_quote(u->log_test_compile);
-        char *ql3 = shell_quote(u->log_link);
-        /* the exit status says which step failed */
-        char *cmd = xasprintf("rm -f %s %s %s %s %s %s\n"
-                              "%s %s %s -c %s -o %s >%s 2>&1 || exit 11\n"
-                              "%s %s %s -c %s -o %s >%s 2>&1 || exit 12\n"
-                              "%s %s -o %s %s %s %s %s >%s 2>&1 || exit 13\n",
-                              qobj, qtobj, qbin, ql1, ql2, ql3,
-                              o->cc, sflags, incs, qsrc, qobj, ql1,
-                              o->cc, tflags, incs, qtsrc, qtobj, ql2,
-                              o->cc, o->ldflags, qbin, qtobj, qobj, uses_objs, o->libs, ql3);
-        jobs[nj].argv = argv_of(3, "/bin/sh", "-c", cmd);
-        jobs[nj].log = u->log_list;   /* the shell's own complaints, if any */
-        jobs[nj].limit = COMPILE_LIMIT;
-        ju[nj++] = u;
-        free(cmd);
+        char *t1 = xasprintf("%s %s %s -c %s -o %s", o->cc, sflags, incs, qsrc, qobj);
+        char *t2 = xasprintf("%s %s %s -c %s -o %s", o->cc, tflags, incs, qtsrc, qtobj);
+        char *c1 = fresh_output_cmd(u->obj, t1), *c2 = fresh_output_cmd(u->test_obj, t2);
+        job *a = &jobs[2 * nu], *b = &jobs[2 * nu + 1];
+        a->argv = argv_of(3, "/bin/sh", "-c", c1);
+        a->log = u->log_compile;
+        a->limit = COMPILE_LIMIT;
+        a->as_user = sandbox.on;
+        b->argv = argv_of(3, "/bin/sh", "-c", c2);
+        b->log = u->log_test_compile;
+        b->limit = COMPILE_LIMIT;
+        ju[nu++] = u;
         free(qsrc);
         free(qtsrc);
         free(qobj);
         free(qtobj);
-        free(qbin);
-        free(ql1);
-        free(ql2);
-        free(ql3);
+        free(t1);
+        free(t2);
+        free(c1);
+        free(c2);
     }
-    if (run_jobs(jobs, nj, o->jobs) != 0)
+    if (run_jobs(jobs, 2 * nu, o->jobs) != 0)
         g->broken = 1;
-    for (size_t i = 0; i < nj; i++) {
-        unit *u = ju[i];
-        int code = !jobs[i].timed_out && WIFEXITED(jobs[i].status) ? WEXITSTATUS(jobs[i].status) : -1;
+
+    job *links = xcalloc(nu, sizeof *links);
+    unit **lu = xcalloc(nu, sizeof *lu);
+    size_t nl = 0;
+    for (size_t k = 0; k < nu; k++) {
+        unit *u = ju[k];
+        const job *a = &jobs[2 * k], *b = &jobs[2 * k + 1];
         char *log = read_log(u->log_compile);
-        int nw, ne;
+        int nw;
         char *warn = compiler_lines(log, "warning", &nw);
         if (nw > 0) {
             u->nwarnings = nw;
@@ -833,58 +1168,55 @@ static void build_units(grader *g, unit **us, size_t n, const char *incs, const 
         } else {
             free(warn);
         }
-        const char *path = code == 11 ? u->log_compile : code == 12 ? u->log_test_compile
-                                                                    : u->log_link;
-        char *elog = code == 11 ? xstrdup(log) : read_log(path);
-        char *errs = compiler_lines(elog, "error", &ne);
-        strbuf p;
-        sb_init(&p);
-        switch (code) {
-        case 0:
-            break;
-        case 11:
-            u->state = U_COMPILE;
-            sb_printf(&p, "%s does not compile:\n", u->file);
-            break;
-        case 12:
-            u->state = U_TEST_COMPILE;
-            sb_printf(&p, "the tests of %s do not compile with your files (was a header such as "
-                          "the chapter's exNN.h changed?):\n", u->file);
-            break;
-        case 13:
-            u->state = U_LINK;
-            sb_printf(&p, "%s compiles, but its test program does not link (a function missing, "
-                          "misnamed or defined twice?):\n", u->file);
-            break;
-        default: {
-            char *shlog = read_log(u->log_list);
-            u->state = U_COMPILE;
-            if (jobs[i].timed_out)
-                sb_printf(&p, "compiling %s took longer than %g s\n", u->file, COMPILE_LIMIT);
-            else {
-                /* the compiler could not be run at all: the grader's problem */
-                g->broken = 1;
-                sb_printf(&p, "the compiler could not be run (%s):\n", o->cc);
-                free(errs);
-                errs = xstrdup(shlog);
-            }
-            free(shlog);
-            break;
-        }
-        }
-        if (code != 0)
-            add_indented(&p, "    ", errs);
-        if (p.len)
-            u->problem = sb_take(&p);
-        sb_free(&p);
-        free(errs);
-        free(elog);
         free(log);
+        if (!job_ok(a)) {
+            char *what = xasprintf("%s does not compile:\n", u->file);
+            build_failed(g, u, a, U_COMPILE, what);
+            free(what);
+            continue;
+        }
+        if (!job_ok(b)) {
+            char *what = xasprintf("the tests of %s do not compile with your files (was a header "
+                                   "such as the chapter's exNN.h changed?):\n", u->file);
+            build_failed(g, u, b, U_TEST_COMPILE, what);
+            free(what);
+            continue;
+        }
+        open_to_sandbox(o, u->test_obj);
+        char *qbin = shell_quote(u->bin), *qobj = shell_quote(u->obj);
+        char *qtobj = shell_quote(u->test_obj);
+        char *tail = xasprintf("%s %s -o %s %s %s %s %s", o->cc, o->ldflags, qbin, qtobj, qobj,
+                               uses_objs, o->libs);
+        char *cmd = fresh_output_cmd(u->bin, tail);
+        links[nl].argv = argv_of(3, "/bin/sh", "-c", cmd);
+        links[nl].log = u->log_link;
+        links[nl].limit = COMPILE_LIMIT;
+        links[nl].as_user = sandbox.on;
+        lu[nl++] = u;
+        free(qbin);
+        free(qobj);
+        free(qtobj);
+        free(tail);
+        free(cmd);
     }
-    for (size_t i = 0; i < nj; i++)
-        job_free(&jobs[i]);
+    if (run_jobs(links, nl, o->jobs) != 0)
+        g->broken = 1;
+    for (size_t k = 0; k < nl; k++)
+        if (!job_ok(&links[k])) {
+            char *what = xasprintf("%s compiles, but its test program does not link (a function "
+                                   "missing, misnamed or defined twice?):\n", lu[k]->file);
+            build_failed(g, lu[k], &links[k], U_LINK, what);
+            free(what);
+        }
+
+    for (size_t k = 0; k < 2 * nu; k++)
+        job_free(&jobs[k]);
+    for (size_t k = 0; k < nl; k++)
+        job_free(&links[k]);
     free(jobs);
+    free(links);
     free(ju);
+    free(lu);
     free(sflags);
     free(tflags);
 }
@@ -897,6 +1229,7 @@ static void list_tests(grader *g, unit *u, exercise_result *res, size_t nres)
     j.log = u->log_list;
     j.limit = LIST_LIMIT;
     j.cap_output = 1;
+    j.as_user = sandbox.on;
     if (run_jobs(&j, 1, 1) != 0)
         g->broken = 1;
     char *log = read_log(u->log_list);
@@ -972,6 +1305,7 @@ static void run_tests(grader *g, exercise_result *res, size_t nres)
             jobs[k].log = log;
             jobs[k].limit = t->limit;
             jobs[k].cap_output = 1;
+            jobs[k].as_user = sandbox.on;
             make_token(jobs[k].token, sizeof jobs[k].token);
             tr[k++] = t;
         }
@@ -1293,6 +1627,134 @@ static int write_junit(grader *g, const char *path)
 
 /* ------------------------------------------------------------------------ */
 
+/* In a child, as the sandbox user: fails (saying why) when the user can
+ * read one of `secret` or cannot read one of `needed`, or cannot write to
+ * the sandbox area. Returns 0 when all is as it must be. */
+static int sandbox_check(const strlist *secret, const strlist *needed)
+{
+    fflush(NULL);
+    pid_t p = fork();
+    if (p < 0)
+        return -1;
+    if (p == 0) {
+        if (become_user() != 0) {
+            fprintf(stderr, "mbd-grade: --user %s: cannot switch to that user\n", sandbox.name);
+            _exit(1);
+        }
+        for (size_t i = 0; i < secret->n; i++) {
+            int fd = open(secret->v[i], O_RDONLY);
+            if (fd >= 0) {
+                fprintf(stderr, "mbd-grade: --user %s can read %s: the course's own files "
+                                "must be root's only (chmod go-rwx), or a submission can "
+                                "print them\n", sandbox.name, secret->v[i]);
+                _exit(1);
+            }
+        }
+        for (size_t i = 0; i < needed->n; i++) {
+            int fd = open(needed->v[i], O_RDONLY);
+            if (fd < 0) {
+                fprintf(stderr, "mbd-grade: --user %s cannot read %s (%s): the graded files, "
+                                "and the headers and libraries they are built with, must be "
+                                "readable by that user\n", sandbox.name, needed->v[i],
+                        strerror(errno));
+                _exit(1);
+            }
+            close(fd);
+        }
+        char *probe = xasprintf("%s/.probe", sandbox.area);
+        int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0600);
+        if (fd < 0) {
+            fprintf(stderr, "mbd-grade: --user %s cannot write to %s (%s): every directory "
+                            "above it must be searchable by that user (chmod o+x)\n",
+                    sandbox.name, sandbox.area, strerror(errno));
+            _exit(1);
+        }
+        close(fd);
+        unlink(probe);
+        _exit(0);
+    }
+    int st = 0;
+    while (waitpid(p, &st, 0) < 0 && errno == EINTR)
+        ;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+/* Before the first step with --user: root's files private from here on
+ * (umask 077), no process of the user left, <out> root's and searchable, its
+ * earlier contents private, an empty sandbox area owned by the user, and
+ * sandbox_check() on the configuration, the manifest and the selected tests
+ * (secret) and graded files (needed). 0, or -1 after saying why. */
+static int sandbox_start(grader *g, const char *config)
+{
+    const options *o = &g->o;
+#if defined(__linux__)
+    /* what a test leaves behind becomes the grader's child, to be reaped */
+    prctl(PR_SET_CHILD_SUBREAPER, 1L, 0L, 0L, 0L);
+#endif
+    umask(077);
+    sandbox_sweep();
+    struct stat st;
+    if (mkdir_p(o->out) != 0 || lstat(o->out, &st) != 0 || !S_ISDIR(st.st_mode)
+        || st.st_uid != 0) {
+        fprintf(stderr, "mbd-grade: --user: %s must be a directory of root's\n", o->out);
+        return -1;
+    }
+    sandbox.area = xasprintf("%s/sandbox", o->out);
+    /* an earlier run's area goes (rm does not follow the links it may hold),
+     * the rest of <out> becomes root's only */
+    char *qa = shell_quote(sandbox.area), *qo = shell_quote(o->out);
+    char *cmd = xasprintf("rm -rf -- %s && chmod -R go-rwx -- %s", qa, qo);
+    job clean = {0};
+    clean.argv = argv_of(3, "/bin/sh", "-c", cmd);
+    clean.log = "/dev/null";
+    int rc = run_jobs(&clean, 1, 1) == 0 && job_ok(&clean) ? 0 : -1;
+    job_free(&clean);
+    free(cmd);
+    free(qa);
+    free(qo);
+    char *tmp = xasprintf("%s/tmp", sandbox.area), *abs = NULL;
+    if (rc != 0 || chmod(o->out, 0711) != 0 || mkdir(sandbox.area, 0700) != 0
+        || mkdir(tmp, 0700) != 0 || chown(tmp, sandbox.uid, sandbox.gid) != 0
+        || chown(sandbox.area, sandbox.uid, sandbox.gid) != 0
+        || (abs = realpath(sandbox.area, NULL)) == NULL) {
+        fprintf(stderr, "mbd-grade: --user: cannot make the sandbox area %s (%s)\n",
+                sandbox.area, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    sandbox.home = xasprintf("HOME=%s", abs);
+    sandbox.tmpdir = xasprintf("TMPDIR=%s/tmp", abs);
+    free(abs);
+    free(tmp);
+    strlist secret = {0}, needed = {0};
+    if (config)
+        sl_push(&secret, xstrdup(config));
+    sl_push(&secret, xstrdup(o->manifest));
+    for (size_t i = 0; i < g->m.nch; i++)
+        for (size_t j = 0; j < g->m.ch[i].nex; j++) {
+            const mx_chapter *ch = &g->m.ch[i];
+            const mx_exercise *e = &ch->ex[j];
+            if (!selected(o, ch, e))
+                continue;
+            char *stem = stem_of(e->file);
+            char *t = xasprintf("%s/%s/test_%s.c", o->tests, ch->dir, stem);
+            char *f = xasprintf("%s/%s/%s", o->src, ch->dir, e->file);
+            if (!sl_contains(&secret, t))
+                sl_push(&secret, t);
+            else
+                free(t);
+            if (is_file(f) && !sl_contains(&needed, f))
+                sl_push(&needed, f);
+            else
+                free(f);
+            free(stem);
+        }
+    rc = sandbox_check(&secret, &needed);
+    sl_free(&secret);
+    sl_free(&needed);
+    return rc;
+}
+
 static void grade_chapter(grader *g, const mx_chapter *ch)
 {
     const options *o = &g->o;
@@ -1390,6 +1852,7 @@ int main(int argc, char **argv)
     o->tests = "tests/exercises";
     o->out = "build/grade";
     const char *config = NULL, *solutions = NULL, *timeout = NULL, *jobs = NULL, *preface = NULL;
+    const char *user = NULL;
     const char *cc = NULL, *cflags = NULL, *werror = NULL, *ldflags = NULL, *libs = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -1410,6 +1873,7 @@ int main(int argc, char **argv)
                          : strcmp(a, "--timeout") == 0   ? &timeout
                          : strcmp(a, "--jobs") == 0      ? &jobs
                          : strcmp(a, "--preface") == 0   ? &preface
+                         : strcmp(a, "--user") == 0      ? &user
                                                          : NULL;
         if (v) {
             if (option_value(argc, argv, &i, v) != 0)
@@ -1444,7 +1908,18 @@ int main(int argc, char **argv)
     int rc = 0;
     if (config && read_config(config, o) != 0)
         rc = 2;
-    o->solutions = solutions ? solutions : is_dir("solutions") ? "solutions" : NULL;
+    if (user && *user && !o->list_files && sandbox_user(user) != 0)
+        rc = 2;
+    if (sandbox.on && solutions && *solutions) {
+        fprintf(stderr, "mbd-grade: --solutions cannot go with --user: the reference solutions "
+                        "would be linked into test programs whose code the submission "
+                        "controls (the chapters an exercise uses come from --src)\n");
+        rc = 2;
+    }
+    o->solutions = sandbox.on ? NULL
+                   : solutions ? solutions
+                   : is_dir("solutions") ? "solutions"
+                                         : NULL;
     if (timeout && *timeout) {
         char *end;
         o->timeout = strtod(timeout, &end);
@@ -1506,17 +1981,31 @@ int main(int argc, char **argv)
         }
     }
     if (rc == 0 && o->list_files) {
+        /* the selected exercises' files, and every file of the chapters they
+         * use (grading links those from --src too) */
+        const mx_chapter **used = xcalloc(g.m.nch, sizeof *used);
+        size_t nused = 0;
+        for (size_t i = 0; i < g.m.nch; i++)
+            for (size_t j = 0; j < g.m.ch[i].nex; j++)
+                if (selected(o, &g.m.ch[i], &g.m.ch[i].ex[j])) {
+                    uses_closure(&g.m, &g.m.ch[i], used, &nused);
+                    break;
+                }
         for (size_t i = 0; i < g.m.nch; i++) {
+            int whole = 0;
+            for (size_t k = 0; k < nused; k++)
+                whole |= used[k] == &g.m.ch[i];
             strlist seen = {0};
             for (size_t j = 0; j < g.m.ch[i].nex; j++) {
                 const mx_exercise *e = &g.m.ch[i].ex[j];
-                if (selected(o, &g.m.ch[i], e) && !sl_contains(&seen, e->file)) {
+                if ((whole || selected(o, &g.m.ch[i], e)) && !sl_contains(&seen, e->file)) {
                     printf("%s/%s\n", g.m.ch[i].dir, e->file);
                     sl_push(&seen, xstrdup(e->file));
                 }
             }
             sl_free(&seen);
         }
+        free(used);
     } else if (rc == 0) {
         /* sanitized test programs: let a segfault be a segfault (signal 11),
          * as in a normal build, rather than AddressSanitizer's exit status 1;
@@ -1529,7 +2018,9 @@ int main(int argc, char **argv)
 
         g.started = now_seconds();
         sb_init(&g.report);
-        if (mkdir_p(o->out) != 0) {
+        if (sandbox.on && sandbox_start(&g, config) != 0) {
+            rc = 2;
+        } else if (mkdir_p(o->out) != 0) {
             fprintf(stderr, "mbd-grade: cannot create %s\n", o->out);
             rc = 2;
         } else {
@@ -1610,5 +2101,8 @@ int main(int argc, char **argv)
     free(o->werror);
     free(o->ldflags);
     free(o->libs);
+    free(sandbox.area);
+    free(sandbox.home);
+    free(sandbox.tmpdir);
     return rc;
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# tools/release-check.sh TARBALL STUBGEN -- a student release holds no solution.
+# tools/release-check.sh ARCHIVE STUBGEN -- a release holds no solution.
 #
-# Fails (naming what it found) when the tarball has
+# ARCHIVE is the student release (.tar.gz: one top directory, the toolkit) or
+# the autograder bundle (.zip: the toolkit under mbd/, beside setup.sh and
+# run_autograder). Fails (naming what it found) when the archive has
 #   1. a path under solutions/ or tests/grader/, or a mutants.txt (they show
 #      solution code);
 #   2. a file identical to a solution file that has exercise regions, under any
@@ -10,14 +12,14 @@
 #      `STUBGEN --regions` prints them; compared without leading and trailing
 #      blanks; lines under 12 characters are too generic to tell) in any file.
 #      Lines that also occur in the code students are meant to read - the
-#      release's lib/, chapters/, tests/ and tools/, and the stubs' own text
+#      toolkit's lib/, chapters/, tests/ and tools/, and the stubs' own text
 #      outside their regions - are not secrets: a
 #      solution calls the library where the library has the piece, and tests
 #      share generic lines such as "gsl_matrix_free(Kc);".
 # Run from the repository root (it reads solutions/).
 set -u
 
-tarball=${1:?usage: tools/release-check.sh TARBALL STUBGEN}
+tarball=${1:?usage: tools/release-check.sh TARBALL|ZIP STUBGEN}
 stubgen=${2:?STUBGEN}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -27,18 +29,26 @@ problem() {
     problems=$((problems + 1))
 }
 
-if ! tar -xzf "$tarball" -C "$tmp"; then
+# the archive unpacked in $all; $root is its toolkit (the one top directory)
+all=$tmp/unpacked
+mkdir -p "$all"
+case $tarball in
+*.zip | *.zip.tmp) unpack=(unzip -q "$tarball" -d "$all") ;;
+*) unpack=(tar -xzf "$tarball" -C "$all") ;;
+esac
+if ! "${unpack[@]}"; then
     echo "release-check: cannot unpack $tarball" >&2
     exit 2
 fi
-root=$(find "$tmp" -mindepth 1 -maxdepth 1 -type d | head -n 1)
-[ -n "$root" ] || { echo "release-check: $tarball has no top directory" >&2; exit 2; }
-top=${root##*/}
+root=$(find "$all" -mindepth 1 -maxdepth 1 -type d)
+[ -n "$root" ] && [ "$(grep -c . <<< "$root")" -eq 1 ] \
+    || { echo "release-check: $tarball must have one top directory" >&2; exit 2; }
 
 # 1. paths
 while IFS= read -r p; do
-    problem "$top/${p#*/}: must not be in a student release"
-done < <(tar -tzf "$tarball" | grep -E '^[^/]+/(solutions|tests/grader)(/|$)|(^|/)mutants\.txt$')
+    problem "$p: must not be in a release"
+done < <(cd "$all" && find . -mindepth 1 | sed 's|^\./||' | LC_ALL=C sort \
+    | grep -E '^[^/]+/(solutions|tests/grader)(/|$)|(^|/)mutants\.txt$')
 
 # 2. copies of solution files that have exercise regions
 : > "$tmp/.secret"
@@ -57,15 +67,15 @@ for f in solutions/[0-9][0-9]-*/*; do
         !(FNR in inreg)' "$f" >> "$tmp/.stubtext"
     sum=$(sha256sum < "$f" | cut -d' ' -f1)
     while IFS= read -r -d '' g; do
-        [ "$(sha256sum < "$g" | cut -d' ' -f1)" = "$sum" ] && problem "${g#"$tmp"/}: a copy of $f"
-    done < <(find "$root" -type f -size "$(wc -c < "$f")c" -print0)
+        [ "$(sha256sum < "$g" | cut -d' ' -f1)" = "$sum" ] && problem "${g#"$all"/}: a copy of $f"
+    done < <(find "$all" -type f -size "$(wc -c < "$f")c" -print0)
 done
 
 # 3. lines of the exercise regions
 find "$root/lib" "$root/chapters" "$root/tests" "$root/tools" -type f -print0 2> /dev/null \
     | xargs -0 -r cat > "$tmp/.public"
 cat "$tmp/.stubtext" >> "$tmp/.public"
-find "$root" \( -path "$root/lib" -o -path "$root/chapters" -o -path "$root/tests" \
+find "$all" \( -path "$root/lib" -o -path "$root/chapters" -o -path "$root/tests" \
     -o -path "$root/tools" \) -prune -o -type f -print0 > "$tmp/.scan"
 # the secrets: "TEXT<TAB>path:line", region lines minus the public ones
 awk -v public="$tmp/.public" '
@@ -79,7 +89,7 @@ awk -v public="$tmp/.public" '
             print t "\t" substr($0, 1, p - 1) ":" substr(rest, 1, q - 1)
         }
     }' "$tmp/.secret" > "$tmp/.effective"
-found=$(xargs -0 -r awk -v secret="$tmp/.effective" -v strip="$tmp/" '
+found=$(xargs -0 -r awk -v secret="$tmp/.effective" -v strip="$all/" '
     function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t\r]+$/, "", s); return s }
     BEGIN {
         while ((getline l < secret) > 0) {
@@ -98,7 +108,7 @@ if [ -n "$found" ]; then
 fi
 
 if [ $problems -gt 0 ]; then
-    echo "release-check: $tarball: $problems problem(s): solution code in a student release"
+    echo "release-check: $tarball: $problems problem(s): solution code in a release"
     exit 1
 fi
 echo "release-check: $tarball holds no solution (checked: paths; copies of" \

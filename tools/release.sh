@@ -6,10 +6,12 @@
 #       stubs and their tests, without solutions/ (nor the grader's own tests and
 #       the mutant lists, which show solution code), then checked by
 #       tools/release-check.sh: no solution may be in it.
-#   tools/release.sh autograder BUILD VERSION [CHAPTER]
-#       BUILD/release/autograder.zip: setup.sh, run_autograder and the whole
-#       toolkit (solutions and tests included) under mbd/; with CHAPTER, the
-#       autograder grades that chapter only.
+#   tools/release.sh autograder BUILD VERSION STUBGEN [CHAPTER]
+#       BUILD/release/autograder.zip: setup.sh, run_autograder and, under mbd/,
+#       the same files as the student release (the stubs and their tests; no
+#       solutions: grading needs none), checked by tools/release-check.sh like
+#       the student release; with CHAPTER, the autograder grades that chapter
+#       only.
 #
 # The toolkit's files are git's (tracked, plus new files git does not ignore)
 # in a git work tree, else every file outside BUILD, build/ and .git/.
@@ -36,6 +38,12 @@ toolkit_files() {
     done | LC_ALL=C sort -u
 }
 
+# what a student may see: no solutions/, nor what shows them (the grader's own
+# tests, the mutant lists), nor CI
+release_files() {
+    toolkit_files | grep -Ev '^(solutions/|tests/grader/|\.ci/)|(^|/)mutants\.txt$'
+}
+
 # copies the listed files (stdin, one per line) into a directory
 stage() {
     mkdir -p "$1"
@@ -48,8 +56,7 @@ student)
     name=mbd-student-$version
     tmp=$rel/.stage-student
     rm -rf "$tmp"
-    # what a student must not see: the solutions, and what shows them
-    toolkit_files | grep -Ev '^(solutions/|tests/grader/|\.ci/)|(^|/)mutants\.txt$' > "$rel/.student-files"
+    release_files > "$rel/.student-files"
     stage "$tmp/$name" < "$rel/.student-files"
     tarball=$rel/$name.tar.gz
     tar -C "$tmp" --owner=0 --group=0 --numeric-owner --sort=name -czf "$tarball.tmp" "$name"
@@ -64,19 +71,27 @@ student)
     rm -f "$rel/.student-files"
     ;;
 autograder)
-    chapter=${4:-}
+    stubgen=${4:?STUBGEN}
+    chapter=${5:-}
     tmp=$rel/.stage-autograder
     rm -rf "$tmp"
-    toolkit_files | grep -Ev '^\.ci/' | stage "$tmp/mbd"
+    release_files | stage "$tmp/mbd"
     cp tools/autograder/setup.sh "$tmp/setup.sh"
     sed "s/@CHAPTER@/$chapter/" tools/autograder/run_autograder > "$tmp/run_autograder"
     chmod +x "$tmp/setup.sh" "$tmp/run_autograder"
     zip=$rel/autograder.zip
-    rm -f "$zip"
-    (cd "$tmp" && zip -q -r -X ../autograder.zip setup.sh run_autograder mbd)
+    rm -f "$zip" "$zip.tmp"
+    (cd "$tmp" && zip -q -r -X ../autograder.zip.tmp setup.sh run_autograder mbd)
     rm -rf "$tmp"
-    echo "wrote $zip (grades ${chapter:+chapter $chapter}${chapter:-every chapter};" \
-        "unpacked by Gradescope into /autograder/source)"
+    if ! bash tools/release-check.sh "$zip.tmp" "$stubgen"; then
+        rm -f "$zip.tmp"
+        echo "autograder: refused: the bundle would hold solution code (see above)" >&2
+        exit 1
+    fi
+    mv -f "$zip.tmp" "$zip"
+    graded=${chapter:+chapter $chapter}
+    echo "wrote $zip (grades ${graded:-every chapter}; no solutions; unpacked by Gradescope" \
+        "into /autograder/source)"
     ;;
 *)
     echo "tools/release.sh: unknown kind '$kind' (student or autograder)" >&2

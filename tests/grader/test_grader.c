@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 
@@ -627,6 +628,43 @@ static void uses_earlier_chapter(void)
     CHECK_MSG(r.status == 0, "status %d:\n%s%s", r.status, r.out, r.err);
     expect_text(r.out, "Score: 0/4\n", "the report (chapter 01 from the student's stubs)");
     test_run_free(&r);
+    /* what the autograder copies from a submission: the used chapter's files too */
+    test_run(GRADER " --manifest " WORK "/uses/manifest.yaml --list-files --chapter 02", &r);
+    CHECK_MSG(r.status == 0, "--list-files: status %d:\n%s%s", r.status, r.out, r.err);
+    expect_text(r.out, "01-static-penalty/rigid_bar.c\n02-later/tip.c\n", "--list-files --chapter 02");
+    test_run_free(&r);
+}
+
+/* --user (the autograder's sandbox) is refused where it could not keep its
+ * promise: not root, root's own uid, or with reference solutions that would
+ * be linked into code the submission controls. (The sandbox at work, with a
+ * hostile submission, is tested as root by tests/grader/release.sh.) */
+static void user_refusals(void)
+{
+    test_run_result r;
+    if (geteuid() != 0) {
+        test_run(GRADER " --config " CONF " --user 61000 --chapter 01", &r);
+        CHECK_MSG(r.status == 2, "--user, not root: status %d, expected 2", r.status);
+        expect_text(r.err, "--user 61000 needs root", "stderr");
+        test_run_free(&r);
+        return;
+    }
+    test_run(GRADER " --config " CONF " --user 0 --chapter 01", &r);
+    CHECK_MSG(r.status == 2, "--user 0: status %d, expected 2", r.status);
+    expect_text(r.err, "that is root's user or group", "stderr");
+    test_run_free(&r);
+    test_run(GRADER " --config " CONF " --user 61000:0 --chapter 01", &r);
+    CHECK_MSG(r.status == 2, "--user 61000:0: status %d, expected 2", r.status);
+    expect_text(r.err, "that is root's user or group", "stderr");
+    test_run_free(&r);
+    test_run(GRADER " --config " CONF " --user 61000 --solutions solutions --chapter 01", &r);
+    CHECK_MSG(r.status == 2, "--user with --solutions: status %d, expected 2", r.status);
+    expect_text(r.err, "--solutions cannot go with --user", "stderr");
+    test_run_free(&r);
+    test_run(GRADER " --config " CONF " --user 'no such user' --chapter 01", &r);
+    CHECK_MSG(r.status == 2, "--user 'no such user': status %d, expected 2", r.status);
+    expect_text(r.err, "there is no user 'no such user'", "stderr");
+    test_run_free(&r);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -831,6 +869,7 @@ static CU_TestInfo grading_tests[] = {
     {"selection_and_missing_file", selection_and_missing_file},
     {"sanitizer_report", sanitizer_report},
     {"uses_earlier_chapter", uses_earlier_chapter},
+    {"user_refusals", user_refusals},
     CU_TEST_INFO_NULL,
 };
 
