@@ -705,8 +705,6 @@ static int run_output(void *ctx, double t, const double y[], const mbd_run_info 
     return GSL_SUCCESS;
 }
 
-
-
 /* >> step-bound */
 /* How long a step of scheme p can be on problem pr: the problem's mode is
  * lambda = -alpha (decay), -100 (transient) or +-i omega (oscillator), and a
