@@ -225,3 +225,17 @@ double mbd_history_energy_drift(const mbd_history *h, double t_max)
             e = fmax(e, fabs(h->E[k] - h->E[0]));
     return e;
 }
+
+_gsl_vector_const_view mbd_history_column(const mbd_history *h, size_t j)
+{
+    const size_t n = h->n;
+    if (h->rows == 0 || j >= 2 * n + 4) {
+        const gsl_vector_const_view none = {{0, 0, NULL, NULL, 0}};
+        return none;
+    }
+    if (j < 2 * n)
+        return gsl_vector_const_view_array_with_stride(j < n ? h->q + j : h->qd + (j - n), n,
+                                                       h->rows);
+    const double *cols[4] = {h->C_norm, h->Cdot_norm, h->E, h->h};
+    return gsl_vector_const_view_array(cols[j - 2 * n], h->rows);
+}

@@ -58,6 +58,17 @@ static void comparisons(void)
     CHECK_STATUS(mbd_history_max_error(&a, INFINITY, failing, NULL, e), GSL_EDOM);
     CHECK_CLOSE(mbd_history_energy_drift(&a, INFINITY), 1.0, 1e-15);
     CHECK_CLOSE(mbd_history_energy_drift(&a, 0.35), 0.3, 1e-15);
+    /* columns are views over the rows: q1 of b is t^2, its q'0 is cos t */
+    gsl_vector_const_view q1 = mbd_history_column(&b, 1);
+    CU_ASSERT_EQUAL(q1.vector.size, 11);
+    CHECK_CLOSE(gsl_vector_get(&q1.vector, 10), 1.0, 1e-15);
+    CHECK_CLOSE(gsl_vector_get(&q1.vector, 5), 0.25, 1e-15);
+    gsl_vector_const_view v0 = mbd_history_column(&b, 2);
+    CHECK_CLOSE(gsl_vector_get(&v0.vector, 3), cos(0.3), 1e-15);
+    gsl_vector_const_view E = mbd_history_column(&b, 2 * 2 + 2);   /* E = t */
+    CHECK_CLOSE(gsl_vector_get(&E.vector, 7), 0.7, 1e-15);
+    gsl_vector_const_view none = mbd_history_column(&b, 2 * 2 + 4);
+    CU_ASSERT_EQUAL(none.vector.size, 0);
     /* a reset empties it for another size */
     REQUIRE_STATUS(mbd_history_reset(&a, 3, 10, 1), GSL_SUCCESS);
     CU_ASSERT_EQUAL(a.rows, 0);

@@ -13,6 +13,8 @@
 
 #include <stddef.h>
 
+#include <gsl/gsl_vector.h>
+
 #include "mbd/error.h"
 
 #ifdef __cplusplus
@@ -59,6 +61,12 @@ int mbd_history_csv(const mbd_history *h, const char *path, const char *const *n
  * start of every run that records into it. GSL_ENOMEM when it cannot hold
  * `rows` rows (0: a first 1024); with_cond adds the condition column. */
 int mbd_history_reset(mbd_history *h, size_t n, size_t rows, int with_cond);
+
+/* Column j of the history as a vector view over its rows (no copy): the
+ * positions (j < n), the velocities (n <= j < 2n), or C_norm, Cdot_norm, E, h
+ * (j = 2n ... 2n + 3). A view of size 0 (and no data) for j beyond them or an
+ * empty history. */
+_gsl_vector_const_view mbd_history_column(const mbd_history *h, size_t j);
 
 /* The largest |a - b| per column over the rows with t <= t_max that both
  * histories have: diff[0 .. n-1] for q, diff[n .. 2n-1] for q'. The two must

@@ -1,4 +1,29 @@
-/* mbd/mbd.h -- everything in libmbd, for programs that want one include. */
+/* mbd/mbd.h -- everything in libmbd, for programs that want one include.
+ *
+ * The pipeline, one header per stage, and what sits beside it:
+ *
+ *   system.h        the model: a constrained system in generalized coordinates
+ *   constraints.h   the one constraint solver (Schur complement, augmented
+ *                   solve, Newton, velocity and acceleration solves, rank)
+ *   formulation.h   the method: a table of operations that turns a state into
+ *                   its time derivative, owning its state layout
+ *   ode.h, run.h    the integrators, and the one run loop that drives them
+ *                   through a stepper interface
+ *   correction.h    the post-step projection of (q, q')
+ *   history.h       recorded time histories and their comparisons
+ *   simulate.h      the pipeline assembled for one time history
+ *   study.h         a method run as the chapters use it, and its summary
+ *   cli.h, io.h     the command line and every program's output
+ *   error.h         status codes, the failure record, the status words
+ *
+ * Names: every function and type starts with mbd_ and then the module's name
+ * (mbd_history_append in history.h, mbd_constraints_newton in
+ * constraints.h), or, where a module holds more than one kind of object, the
+ * name of the object it acts on: mbd_projection_* (correction.h),
+ * mbd_sim_params and mbd_simulate (simulate.h), mbd_tableau_* (ode.h),
+ * mbd_stepper (run.h), mbd_csv_*, mbd_table_*, mbd_summary_*, mbd_plot_*
+ * (io.h), mbd_failure_* and mbd_status_word (error.h). Macros start with
+ * MBD_. */
 #ifndef MBD_MBD_H
 #define MBD_MBD_H
 
