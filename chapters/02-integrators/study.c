@@ -341,8 +341,11 @@ static int track_step(void *ctx, double t, double y[], int *changed, mbd_failure
     const double h = mbd_ode_last_h(r->ode);
     *changed = 0;
     r->h_last = h;
-    r->h_min = isnan(r->h_min) ? h : fmin(r->h_min, h);
-    r->h_max = isnan(r->h_max) ? h : fmax(r->h_max, h);
+    /* h_min, h_max start at +-inf (NAN again after a run without steps) */
+    if (h < r->h_min)
+        r->h_min = h;
+    if (h > r->h_max)
+        r->h_max = h;
     if (tr->lim->error_every_step)
         r->max_error = fmax(r->max_error, ch02_error(tr->pr, t, y));
     return GSL_SUCCESS;
@@ -353,7 +356,9 @@ int ch02_solve(const mbd_ode_params *p, const ch02_problem *pr, double t_end, do
 {
     memset(r, 0, sizeof *r);
     mbd_failure_clear(&r->fail);
-    r->h_min = r->h_max = r->h_last = NAN;
+    r->h_min = INFINITY;
+    r->h_max = -INFINITY;
+    r->h_last = NAN;
     if (lim == NULL)
         lim = &ch02_limits_default;
     mbd_ode *o = mbd_ode_alloc(p, pr->dim, ch02_rhs, (void *)pr);
@@ -368,6 +373,8 @@ int ch02_solve(const mbd_ode_params *p, const ch02_problem *pr, double t_end, do
     r->y[0] = pr->y0[0];
     r->y[1] = pr->y0[1];
     int st = mbd_run(o, &rp, r->y, &r->stats, &r->fail);
+    if (r->stats.ode.steps == 0)
+        r->h_min = r->h_max = NAN;
     r->t = st == GSL_SUCCESS ? t_end : r->stats.t_reached;
     r->error = ch02_error(pr, r->t, r->y);
     if (st != GSL_SUCCESS && r->limit == CH02_LIMIT_NONE && lim->max_steps > 0
