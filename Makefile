@@ -9,7 +9,8 @@
 #   make grade [CH=NN] [EX=K]   grade exercises/ (the student's files)
 #   make verify-solutions   grade solutions/; must score full marks
 #   make stubs              regenerate exercises/ from solutions/
-#   make bench              build/bench/results.csv
+#   make bench              build/bench/results.csv (BENCH_REPEATS=N)
+#   make bench-octave       the Octave comparison of issue 15 (whole processes)
 #   make memcheck           the suites under AddressSanitizer + UBSan
 #   make install PREFIX=... library, headers, mbd.pc, programs
 #   make student-release    build/release/mbd-student-<version>.tar.gz
@@ -201,20 +202,43 @@ memcheck-suites: all $(LIB_TESTS) $(CHAPTER_TESTS) $(CLI_TESTS)
 .PHONY: test check memcheck memcheck-suites
 
 # ---------------------------------------------------------------------------
-# Benchmarks: every chapter times its cases (--bench N) inside the program
+# Benchmarks: every chapter times its cases (--bench N) inside the program,
+# each kind of case defined once for all chapters (lib/include/mbd/cli.h):
+# whole-run, integration, rhs (beside a bare LU solve of the same KKT size),
+# output; N repetitions with min, median and max, under the commit and the
+# date. `make bench-octave` times the Octave comparison of issue 15 as whole
+# processes (tools/bench-octave.sh); it is not part of `make test`.
 
 BENCH_REPEATS ?= 5
+BENCH_CSV := $(BUILD)/bench/results.csv
 bench: all
+	@if [ -n "$(CH)" ] && [ -z "$(SELECTED)" ]; then \
+	    echo "make bench: no chapter $(CH) (chapters: $(CHAPTERS))" >&2; exit 2; fi
 	@mkdir -p $(BUILD)/bench
-	@echo "program,case,method,steps,fevals,seconds_per_run,seconds_per_step,repeats" \
-	    > $(BUILD)/bench/results.csv
-	@for c in $(SELECTED); do \
-	    $(BUILD)/bin/ch$$c --bench $(BENCH_REPEATS) >> $(BUILD)/bench/results.csv || exit 1; \
-	done
-	@column -s, -t < $(BUILD)/bench/results.csv 2>/dev/null || cat $(BUILD)/bench/results.csv
-	@echo; echo "wrote $(BUILD)/bench/results.csv"
+	@set -o pipefail; \
+	commit=$$(git rev-parse --short HEAD 2>/dev/null) || commit=unknown; \
+	if [ "$$commit" != unknown ] && [ -n "$$(git status --porcelain 2>/dev/null)" ]; then \
+	    commit=$$commit-dirty; fi; \
+	export MBD_BENCH_COMMIT=$$commit MBD_BENCH_DATE=$$(date -u +%Y-%m-%dT%H:%M:%SZ); \
+	echo "make bench: $(words $(SELECTED)) program(s), $(BENCH_REPEATS) repetitions each case (BENCH_REPEATS)"; \
+	{ for c in $(SELECTED); do \
+	    $(BUILD)/bin/ch$$c --bench $(BENCH_REPEATS) || exit 1; \
+	done; } | awk 'NR == 1 || !/^commit,/' > $(BENCH_CSV).tmp
+	@awk -F, 'NR == 1 { n = NF } NF != n { printf "make bench: row %d has %d fields, not %d\n", NR, NF, n; bad = 1 } \
+	    END { exit bad }' $(BENCH_CSV).tmp >&2
+	@mv $(BENCH_CSV).tmp $(BENCH_CSV)
+	@echo
+	@awk -F, -f tools/bench-table.awk $(BENCH_CSV) \
+	    | { column -t -s "$$(printf '\t')" 2>/dev/null || tr '\t' ' '; }
+	@echo
+	@awk -F, 'NR == 2 { printf "commit %s, %s: CPU time, the median of %s repetitions (min, max beside it)\n", $$1, $$2, $$7 }' \
+	    $(BENCH_CSV)
+	@echo "wrote $(BENCH_CSV)"
 
-.PHONY: bench
+bench-octave: all
+	@bash tools/bench-octave.sh $(BUILD)
+
+.PHONY: bench bench-octave
 
 # ---------------------------------------------------------------------------
 # Install

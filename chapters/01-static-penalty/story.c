@@ -267,40 +267,39 @@ int ch01_write_csv(const char *path, const ch01_problem *p, mbd_failure *fail)
 /* ------------------------------------------------------------------------ */
 /* Benchmarks                                                                */
 
-static int bench_penalty(void *ctx, long *steps, long *fevals)
+/* A static chapter has no integration: the solves and the sweep are its
+ * method alone (kind integration), the story is the whole run. */
+
+static int bench_penalty(void *ctx, mbd_cli_bench_counts *n)
 {
     ch01_problem *p = ctx;
     ch01_penalty_system(p->K, p->F, p->B, p->beta0, p->fixed, p->C, 0, p->Kc, p->Fc);
-    *steps = 1;
-    *fevals = 0;
+    n->steps = 1;
     return ch01_solve_spd(p->Kc, p->Fc, p->work, p->Q);
 }
 
-static int bench_lagrange(void *ctx, long *steps, long *fevals)
+static int bench_lagrange(void *ctx, mbd_cli_bench_counts *n)
 {
     ch01_problem *p = ctx;
-    *steps = 1;
-    *fevals = 0;
+    n->steps = 1;
     return ch01_lagrange(p->K, p->F, p->B, p->beta0, p->fixed, p->Qexact, p->lambda);
 }
 
-static int bench_sweep(void *ctx, long *steps, long *fevals)
+static int bench_sweep(void *ctx, mbd_cli_bench_counts *n)
 {
     ch01_sweep(ctx);
-    *steps = N_SWEEP;
-    *fevals = 0;
+    n->steps = N_SWEEP;
     return GSL_SUCCESS;
 }
 
-static int bench_story(void *ctx, long *steps, long *fevals)
+static int bench_story(void *ctx, mbd_cli_bench_counts *n)
 {
+    (void)n;
     FILE *null = fopen("/dev/null", "w");
     if (null == NULL)
         return MBD_EIO;
     int st = ch01_story(null, ctx, 0.5);
     fclose(null);
-    *steps = 0;
-    *fevals = 0;
     return st;
 }
 
@@ -311,14 +310,17 @@ int ch01_program_bench(void *ctx, long repeats, mbd_failure *fail)
 {
     ch01_program *prog = ctx;
     ch01_problem *p = &prog->p;
-    int st = mbd_cli_bench(stdout, PROGRAM, "bar", "penalty-cholesky", repeats, bench_penalty, p);
-    if (st == GSL_SUCCESS)
-        st = mbd_cli_bench(stdout, PROGRAM, "bar", "lagrange-lu", repeats, bench_lagrange, p);
-    if (st == GSL_SUCCESS)
-        st = mbd_cli_bench(stdout, PROGRAM, "sweep", "penalty-cholesky+svd", repeats, bench_sweep,
+    const mbd_cli_bench_kind I = MBD_CLI_BENCH_INTEGRATION;
+    int st = mbd_cli_bench(stdout, PROGRAM, "bar", "penalty-cholesky", I, repeats, bench_penalty,
                            p);
     if (st == GSL_SUCCESS)
-        st = mbd_cli_bench(stdout, PROGRAM, "story", "", repeats, bench_story, p);
+        st = mbd_cli_bench(stdout, PROGRAM, "bar", "lagrange-lu", I, repeats, bench_lagrange, p);
+    if (st == GSL_SUCCESS)
+        st = mbd_cli_bench(stdout, PROGRAM, "sweep", "penalty-cholesky+svd", I, repeats,
+                           bench_sweep, p);
+    if (st == GSL_SUCCESS)
+        st = mbd_cli_bench(stdout, PROGRAM, "story", "", MBD_CLI_BENCH_WHOLE_RUN, repeats,
+                           bench_story, p);
     if (st != GSL_SUCCESS)
         mbd_failure_set(fail, st, NAN, "a benchmark case failed");
     return st;

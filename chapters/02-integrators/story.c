@@ -1085,39 +1085,38 @@ typedef struct {
     ch02_study *s;
 } bench_case;
 
-static int bench_run(void *ctx, long *steps, long *fevals)
+static int bench_run(void *ctx, mbd_cli_bench_counts *n)
 {
     bench_case *b = ctx;
     ch02_result r;
     int st = ch02_solve(&b->p, &b->pr, b->t_end, b->t_end, NULL, NULL, NULL, &r);
-    *steps = r.stats.ode.steps;
-    *fevals = r.stats.ode.fevals;
+    n->steps = r.stats.ode.steps;
+    n->fevals = r.stats.ode.fevals;
     return st;
 }
 
-static int bench_limit(void *ctx, long *steps, long *fevals)
+static int bench_limit(void *ctx, mbd_cli_bench_counts *n)
 {
     bench_case *b = ctx;
     double x;
     int found;
     long runs;
     int st = ch02_limit_measured(&b->p, ALPHA, X_MAX, LIMIT_TOL, &x, &found, &runs);
-    *steps = runs * CH02_STABILITY_STEPS;
-    *fevals = 0;
+    n->steps = runs * CH02_STABILITY_STEPS;
     return st;
 }
 
-static int bench_story(void *ctx, long *steps, long *fevals)
+static int bench_story(void *ctx, mbd_cli_bench_counts *n)
 {
+    (void)n;
     bench_case *b = ctx;
     FILE *null = fopen("/dev/null", "w");
     if (null == NULL)
         return MBD_EIO;
     b->s->computed = 0;
     int st = ch02_story(null, b->s);
+    ch02_free_steps(b->s);   /* leave the memory as the next pass's cases found it */
     fclose(null);
-    *steps = 0;
-    *fevals = 0;
     return st;
 }
 
@@ -1143,19 +1142,21 @@ int ch02_bench(long repeats, ch02_study *s)
         set.h = cases[i].h;
         ch02_params(ch02_scheme_find(cases[i].method), &set, &b.p);
         b.t_end = cases[i].t_end;
-        int st = mbd_cli_bench(stdout, PROGRAM, cases[i].problem, cases[i].method, repeats,
-                               bench_run, &b);
+        int st = mbd_cli_bench(stdout, PROGRAM, cases[i].problem, cases[i].method,
+                               MBD_CLI_BENCH_INTEGRATION, repeats, bench_run, &b);
         if (st != GSL_SUCCESS)
             return st;
     }
     bench_case b;
     ch02_problem_init(&b.pr, CH02_DECAY, ALPHA, OMEGA);
     ch02_params_of("ab3", 4, 1, 1, 0.01, &b.p);
-    int st = mbd_cli_bench(stdout, PROGRAM, "stability-limit", "ab3", repeats, bench_limit, &b);
+    int st = mbd_cli_bench(stdout, PROGRAM, "stability-limit", "ab3", MBD_CLI_BENCH_INTEGRATION,
+                           repeats, bench_limit, &b);
     if (st != GSL_SUCCESS)
         return st;
     b.s = s;
-    return mbd_cli_bench(stdout, PROGRAM, "story", "", repeats, bench_story, &b);
+    return mbd_cli_bench(stdout, PROGRAM, "story", "", MBD_CLI_BENCH_WHOLE_RUN, repeats,
+                         bench_story, &b);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -47,7 +47,7 @@ static const common_option COMMON[] = {
     {"plot", MBD_OPT_PLOT, C_STRING, "PREFIX", "write the figures as PREFIX-<figure>.svg (gnuplot)"},
     {"no-timing", MBD_OPT_NO_TIMING, C_FLAG, NULL, "print timings as '-' so the output is reproducible"},
     {"bench", MBD_OPT_BENCH, C_LONG_POSITIVE, "N",
-     "time each benchmark case, best of N runs, and print CSV rows"},
+     "time each benchmark case in N repetitions (min, median, max); print CSV rows"},
 };
 #define N_COMMON (sizeof COMMON / sizeof COMMON[0])
 
@@ -506,48 +506,13 @@ int mbd_cli_parse(const mbd_cli_spec *spec, int argc, char **argv, mbd_cli_commo
     return GSL_SUCCESS;
 }
 
-/* ------------------------------------------------------------------------ */
-/* Benchmarks                                                                */
-
-int mbd_cli_bench(FILE *out, const char *program, const char *case_name, const char *method,
-                  long repeats, mbd_bench_fn fn, void *ctx)
-{
-    long steps = 0, fevals = 0;
-    double t0 = mbd_cli_seconds();
-    int st = fn(ctx, &steps, &fevals);      /* also warms the caches */
-    double once = mbd_cli_seconds() - t0;
-    if (st != GSL_SUCCESS)
-        return st;
-    long calls = once > 0.02 ? 1 : (long)(0.02 / fmax(once, 1e-7)) + 1;
-    double best = HUGE_VAL;
-    for (long r = 0; r < (repeats > 0 ? repeats : 1); r++) {
-        long s2, f2;
-        t0 = mbd_cli_seconds();
-        for (long k = 0; k < calls; k++) {
-            st = fn(ctx, &s2, &f2);
-            if (st != GSL_SUCCESS)
-                return st;
-        }
-        double per = (mbd_cli_seconds() - t0) / (double)calls;
-        if (per < best)
-            best = per;
-    }
-    fprintf(out, "%s,%s,%s,%ld,%ld,%.6g,", program, case_name, method ? method : "", steps,
-            fevals, best);
-    if (steps > 0)
-        fprintf(out, "%.6g", best / (double)steps);
-    fprintf(out, ",%ld\n", repeats);
-    return GSL_SUCCESS;
-}
-
 int mbd_cli_dispatch(const mbd_cli_program *p, const mbd_cli_common *c)
 {
     mbd_failure fail;
     mbd_failure_clear(&fail);
     int st = GSL_SUCCESS;
     if (c->bench) {
-        if (p->bench)
-            st = p->bench(p->ctx, c->bench, &fail);
+        st = mbd_cli_bench_passes(p, c->bench, stdout, &fail);
     } else {
         if (c->plot && p->figures)
             st = p->figures(p->ctx, c->plot, &fail);

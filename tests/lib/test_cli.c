@@ -1,9 +1,12 @@
 /* The common command-line parser, on a spec that uses every common option. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_matrix.h>
+#include <gsl/gsl_vector.h>
 
 #include "check.h"
 #include "mbd/cli.h"
@@ -122,11 +125,297 @@ static void help_and_version(void)
     CHECK_STATUS(parse(&SPEC, &c, d), MBD_CLI_DONE);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Benchmarks: the one CSV schema                                           */
+
+#define BENCH_COLUMNS 20
+
+/* the lines of a stream from its start (at most 8, each at most 511 chars) */
+static size_t read_lines(FILE *f, char lines[8][512])
+{
+    rewind(f);
+    size_t n = 0;
+    while (n < 8 && fgets(lines[n], 512, f) != NULL) {
+        lines[n][strcspn(lines[n], "\n")] = '\0';
+        n++;
+    }
+    return n;
+}
+
+/* field k (from 0) of a CSV line into buf; the number of fields */
+static int csv_field(const char *line, int k, char *buf, size_t size)
+{
+    int i = 0;
+    buf[0] = '\0';
+    for (const char *p = line;; i++) {
+        size_t len = strcspn(p, ",");
+        if (i == k) {
+            size_t c = len < size - 1 ? len : size - 1;
+            memcpy(buf, p, c);
+            buf[c] = '\0';
+        }
+        if (p[len] == '\0')
+            return i + 1;
+        p += len + 1;
+    }
+}
+
+/* field `name` of row `row` by the header's column names, as a number (NAN
+ * when empty) */
+static double bench_value(char lines[8][512], size_t row, const char *name)
+{
+    char buf[128];
+    for (int k = 0; k < BENCH_COLUMNS; k++) {
+        csv_field(lines[0], k, buf, sizeof buf);
+        if (strcmp(buf, name) == 0) {
+            csv_field(lines[row], k, buf, sizeof buf);
+            return buf[0] ? strtod(buf, NULL) : NAN;
+        }
+    }
+    return NAN;
+}
+
+static void bench_text(char lines[8][512], size_t row, const char *name, char *buf, size_t size)
+{
+    char head[128];
+    buf[0] = '\0';
+    for (int k = 0; k < BENCH_COLUMNS; k++) {
+        csv_field(lines[0], k, head, sizeof head);
+        if (strcmp(head, name) == 0)
+            csv_field(lines[row], k, buf, size);
+    }
+}
+
+static int count_calls;
+static FILE *tmp_out;
+static int bench_counted(void *ctx, mbd_cli_bench_counts *n)
+{
+    (void)ctx;
+    count_calls++;
+    n->steps = 10;
+    n->fevals = 31;
+    volatile double x = 0.0;
+    for (int i = 0; i < 1000; i++)
+        x += sqrt((double)i);
+    return GSL_SUCCESS;
+}
+
+static int bench_failing(void *ctx, mbd_cli_bench_counts *n)
+{
+    (void)ctx;
+    (void)n;
+    return GSL_EFAILED;
+}
+
+static void bench_rows_have_every_column(void)
+{
+    setenv("MBD_BENCH_COMMIT", "abc1234,-dirty", 1);
+    setenv("MBD_BENCH_DATE", "2024-01-02T03:04:05Z", 1);
+    FILE *f = tmpfile();
+    mbd_cli_bench_header(f);
+    count_calls = 0;
+    int st = mbd_cli_bench(f, "prog", "case", "method", MBD_CLI_BENCH_WHOLE_RUN, 3,
+                           bench_counted, NULL);
+    CHECK_STATUS(st, GSL_SUCCESS);
+    char lines[8][512], buf[128];
+    size_t n = read_lines(f, lines);
+    fclose(f);
+    unsetenv("MBD_BENCH_COMMIT");
+    unsetenv("MBD_BENCH_DATE");
+    CHECK_MSG(n == 2, "a header and one row, got %zu lines", n);
+    if (n != 2)
+        return;
+    CHECK_MSG(csv_field(lines[0], 0, buf, sizeof buf) == BENCH_COLUMNS, "header: %s", lines[0]);
+    CHECK_MSG(csv_field(lines[1], 0, buf, sizeof buf) == BENCH_COLUMNS, "row: %s", lines[1]);
+    bench_text(lines, 1, "commit", buf, sizeof buf);
+    CHECK_MSG(strcmp(buf, "abc1234_-dirty") == 0, "a comma in the commit is replaced: %s", buf);
+    bench_text(lines, 1, "date", buf, sizeof buf);
+    CHECK_MSG(strcmp(buf, "2024-01-02T03:04:05Z") == 0, "date: %s", buf);
+    bench_text(lines, 1, "kind", buf, sizeof buf);
+    CHECK_MSG(strcmp(buf, "whole-run") == 0, "kind: %s", buf);
+    const double lo = bench_value(lines, 1, "min_s"), mid = bench_value(lines, 1, "median_s"),
+                 hi = bench_value(lines, 1, "max_s");
+    CHECK_MSG(lo > 0 && lo <= mid && mid <= hi, "0 < min <= median <= max: %g %g %g", lo, mid, hi);
+    CHECK_CLOSE(bench_value(lines, 1, "repeats"), 3, 0);
+    CHECK_CLOSE(bench_value(lines, 1, "steps"), 10, 0);
+    CHECK_CLOSE(bench_value(lines, 1, "fevals"), 31, 0);
+    CHECK_REL(bench_value(lines, 1, "per_step_s"), mid / 10, 1e-5);
+    CHECK_MSG(isnan(bench_value(lines, 1, "outputs")) && isnan(bench_value(lines, 1, "overhead")),
+              "what does not apply is empty");
+    /* each repetition lasts MBD_CLI_BENCH_MIN_SECONDS: calls x per call */
+    const double calls = bench_value(lines, 1, "calls");
+    CHECK_GE(calls * lo, 0.5 * MBD_CLI_BENCH_MIN_SECONDS);
+    CHECK_GE(count_calls, 1 + 3 * calls);
+}
+
+static void bench_failure_writes_nothing(void)
+{
+    FILE *f = tmpfile();
+    int st = mbd_cli_bench(f, "prog", "case", "", MBD_CLI_BENCH_INTEGRATION, 2, bench_failing,
+                           NULL);
+    CHECK_STATUS(st, GSL_EFAILED);
+    CHECK_MSG(ftell(f) == 0, "nothing written");
+    fclose(f);
+    CHECK_MSG(strcmp(mbd_cli_bench_kind_name(MBD_CLI_BENCH_OUTPUT), "output") == 0
+                  && strcmp(mbd_cli_bench_kind_name(MBD_CLI_BENCH_RHS), "rhs") == 0,
+              "kind names");
+}
+
+/* a program's bench part: two cases; with ctx != NULL the second case's name
+ * changes after the first pass, or it fails */
+typedef struct {
+    int passes, rename, fail;
+} fake_program;
+
+static int fake_bench(void *ctx, long repeats, mbd_failure *fail)
+{
+    fake_program *fp = ctx;
+    fp->passes++;
+    int st = mbd_cli_bench(tmp_out, "prog", "first", "a", MBD_CLI_BENCH_WHOLE_RUN, repeats,
+                           bench_counted, NULL);
+    if (st == GSL_SUCCESS)
+        st = mbd_cli_bench(tmp_out, "prog", fp->rename && fp->passes > 1 ? "renamed" : "second",
+                           "b", MBD_CLI_BENCH_INTEGRATION, repeats,
+                           fp->fail && fp->passes > 2 ? bench_failing : bench_counted, NULL);
+    if (st != GSL_SUCCESS)
+        mbd_failure_set(fail, st, NAN, "a case failed");
+    return st;
+}
+
+static void bench_passes_write_rows_after_the_last(void)
+{
+    fake_program fp = {0};
+    const mbd_cli_program prog = {"prog", &fp, fake_bench, NULL, NULL, NULL};
+    mbd_failure fail;
+    mbd_failure_clear(&fail);
+    FILE *out = tmpfile();
+    tmp_out = tmpfile();   /* where the cases are told to write: nothing goes there */
+    count_calls = 0;
+    int st = mbd_cli_bench_passes(&prog, 4, out, &fail);
+    CHECK_STATUS(st, GSL_SUCCESS);
+    CHECK_MSG(fp.passes == 4, "4 passes, not %d", fp.passes);
+    CHECK_MSG(ftell(tmp_out) == 0, "the rows are written by the passes, on their stream");
+    char lines[8][512], buf[128];
+    size_t n = read_lines(out, lines);
+    CHECK_MSG(n == 3, "a header and two rows, got %zu lines", n);
+    if (n == 3) {
+        CHECK_MSG(strncmp(lines[0], "commit,date,program,", 20) == 0, "header first: %s", lines[0]);
+        bench_text(lines, 1, "case", buf, sizeof buf);
+        CHECK_MSG(strcmp(buf, "first") == 0, "the cases in their order: %s", buf);
+        bench_text(lines, 2, "kind", buf, sizeof buf);
+        CHECK_MSG(strcmp(buf, "integration") == 0, "kind: %s", buf);
+        CHECK_CLOSE(bench_value(lines, 1, "repeats"), 4, 0);
+        CHECK_CLOSE(bench_value(lines, 2, "repeats"), 4, 0);
+        /* calibrated once: a warm-up call and batches, then 4 repetitions */
+        const double calls = bench_value(lines, 1, "calls") + bench_value(lines, 2, "calls");
+        CHECK_GE(count_calls, 2 + 4 * calls);
+        CHECK_LE(count_calls, 2 + 9 * calls);
+    }
+    fclose(out);
+
+    fake_program renamed = {.rename = 1};
+    const mbd_cli_program prog2 = {"prog", &renamed, fake_bench, NULL, NULL, NULL};
+    out = tmpfile();
+    st = mbd_cli_bench_passes(&prog2, 3, out, &fail);
+    CHECK_STATUS(st, MBD_EINPUT);
+    CHECK_MSG(ftell(out) == 0, "cases that differ between passes: nothing written");
+    fclose(out);
+
+    fake_program failing = {.fail = 1};
+    const mbd_cli_program prog3 = {"prog", &failing, fake_bench, NULL, NULL, NULL};
+    out = tmpfile();
+    st = mbd_cli_bench_passes(&prog3, 3, out, &fail);
+    CHECK_STATUS(st, GSL_EFAILED);
+    CHECK_MSG(ftell(out) == 0, "a case that fails: nothing written");
+    fclose(out);
+    fclose(tmp_out);
+    tmp_out = NULL;
+}
+
+/* a pendulum in (x, y): M = I, F = (0, -g), C = x^2 + y^2 - 1 */
+static int pend_mass(const mbd_system *s, double t, const gsl_vector *q, gsl_matrix *M)
+{
+    (void)s, (void)t, (void)q;
+    gsl_matrix_set_identity(M);
+    return GSL_SUCCESS;
+}
+static int pend_force(const mbd_system *s, double t, const gsl_vector *q, const gsl_vector *qd,
+                      gsl_vector *F)
+{
+    (void)s, (void)t, (void)q, (void)qd;
+    gsl_vector_set(F, 0, 0.0);
+    gsl_vector_set(F, 1, -9.81);
+    return GSL_SUCCESS;
+}
+static int pend_constraint(const mbd_system *s, double t, const gsl_vector *q, gsl_vector *C)
+{
+    (void)s, (void)t;
+    const double x = gsl_vector_get(q, 0), y = gsl_vector_get(q, 1);
+    gsl_vector_set(C, 0, x * x + y * y - 1.0);
+    return GSL_SUCCESS;
+}
+static int pend_jacobian(const mbd_system *s, double t, const gsl_vector *q, gsl_matrix *Cq)
+{
+    (void)s, (void)t;
+    gsl_matrix_set(Cq, 0, 0, 2.0 * gsl_vector_get(q, 0));
+    gsl_matrix_set(Cq, 0, 1, 2.0 * gsl_vector_get(q, 1));
+    return GSL_SUCCESS;
+}
+static int pend_gamma(const mbd_system *s, double t, const gsl_vector *q, const gsl_vector *qd,
+                      gsl_vector *g)
+{
+    (void)s, (void)t, (void)q;
+    const double u = gsl_vector_get(qd, 0), v = gsl_vector_get(qd, 1);
+    gsl_vector_set(g, 0, -2.0 * (u * u + v * v));
+    return GSL_SUCCESS;
+}
+
+static void bench_pipeline_rows(void)
+{
+    const mbd_system sys = {2, 1, NULL, NULL, pend_mass, pend_force, pend_constraint,
+                            pend_jacobian, NULL, pend_gamma, NULL};
+    const double q0[2] = {1.0, 0.0}, qd0[2] = {0.0, 0.0};
+    mbd_study_spec spec;
+    mbd_study_spec_init(&spec, "projection", 0.2, 1e-3);
+    FILE *f = tmpfile();
+    mbd_cli_bench_header(f);
+    int st = mbd_cli_bench_pipeline(f, "prog", "pendulum", "projection (test)", 1, &sys, &spec,
+                                    q0, qd0, MBD_CLI_BENCH_PIPELINE);
+    CHECK_STATUS(st, GSL_SUCCESS);
+    char lines[8][512], buf[128];
+    size_t n = read_lines(f, lines);
+    fclose(f);
+    CHECK_MSG(n == 4, "a header and three rows, got %zu lines", n);
+    if (n != 4)
+        return;
+    static const char *const kinds[] = {"integration", "output", "rhs"};
+    for (size_t r = 1; r < 4; r++) {
+        CHECK_MSG(csv_field(lines[r], 0, buf, sizeof buf) == BENCH_COLUMNS, "row: %s", lines[r]);
+        bench_text(lines, r, "kind", buf, sizeof buf);
+        CHECK_MSG(strcmp(buf, kinds[r - 1]) == 0, "row %zu is %s, not %s", r, buf, kinds[r - 1]);
+        bench_text(lines, r, "method", buf, sizeof buf);
+        CHECK_MSG(strcmp(buf, "projection (test)") == 0, "method column: %s", buf);
+    }
+    /* 0 ... 0.2 every 1e-3: 201 outputs, 199 more than at the ends only */
+    CHECK_CLOSE(bench_value(lines, 1, "outputs"), 201, 0);
+    CHECK_CLOSE(bench_value(lines, 2, "outputs"), 199, 0);
+    CHECK_REL(bench_value(lines, 2, "per_output_s"), bench_value(lines, 2, "median_s"), 1e-5);
+    CHECK_CLOSE(bench_value(lines, 3, "kkt_size"), 3, 0);
+    CHECK_CLOSE(bench_value(lines, 3, "fevals"), 1, 0);
+    const double rhs = bench_value(lines, 3, "per_rhs_s"), lu = bench_value(lines, 3, "kkt_lu_s");
+    CHECK_MSG(rhs > 0 && lu > 0, "rhs %g, LU %g", rhs, lu);
+    CHECK_REL(bench_value(lines, 3, "overhead"), rhs / lu, 1e-4);
+}
+
 static CU_TestInfo tests[] = {
     {"values_and_equals_form", values_and_equals_form},
     {"bad_input_is_named", bad_input_is_named},
     {"unused_common_option_is_refused", unused_common_option_is_refused},
     {"help_and_version", help_and_version},
+    {"bench_rows_have_every_column", bench_rows_have_every_column},
+    {"bench_failure_writes_nothing", bench_failure_writes_nothing},
+    {"bench_passes_write_rows_after_the_last", bench_passes_write_rows_after_the_last},
+    {"bench_pipeline_rows", bench_pipeline_rows},
     CU_TEST_INFO_NULL,
 };
 

@@ -22,6 +22,8 @@
 
 #include "mbd/ode.h"
 #include "mbd/run.h"
+#include "mbd/study.h"
+#include "mbd/system.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -168,8 +170,8 @@ typedef struct {
 } mbd_cli_program;
 
 /* Does what the options ask, in the one order of every chapter: --bench
- * alone (its CSV rows); else the figures first (a bad --plot path must not
- * leave a story half printed), then one run when run options were given
+ * alone (its CSV rows, below); else the figures first (a bad --plot path must
+ * not leave a story half printed), then one run when run options were given
  * (c->run_options), or the story. A failure is reported on stderr after
  * stdout is flushed ("program: at t = ...: cause"). Returns the exit status
  * (mbd_cli_exit_status). */
@@ -238,17 +240,124 @@ double mbd_cli_seconds(void);
 /* Writes seconds as "%.4g s" into buf, or "-" when no_timing is set. */
 const char *mbd_cli_format_seconds(char *buf, size_t size, double seconds, int no_timing);
 
-/* Benchmarks (--bench N). A case is a function that does the work once and
- * reports its steps and function evaluations (0 where they do not apply).
- * mbd_cli_bench() times it inside the program: each of `repeats` trials calls
- * it as many times as fit in about 20 ms, and the best trial's time per call
- * is reported as one CSV row
- *   program,case,method,steps,fevals,seconds_per_run,seconds_per_step,repeats
- * (seconds_per_step is empty when steps is 0). A failing case returns its
- * status and prints nothing. */
-typedef int (*mbd_bench_fn)(void *ctx, long *steps, long *fevals);
+/* ------------------------------------------------------------------------ */
+/* Benchmarks (--bench N)                                                    */
+
+/* What `make bench` measures is defined once, here, the same way in every
+ * chapter. A benchmark case is a function that does its work once; it is
+ * timed inside the program in `repeats` repetitions, each calling it as many
+ * times as fill MBD_CLI_BENCH_MIN_SECONDS (found once, after a warm-up
+ * call), and the minimum, median and maximum over the repetitions of the
+ * time per call are reported. Times are the process's CPU seconds
+ * (CLOCK_PROCESS_CPUTIME_ID), which other programs on the machine disturb
+ * less than wall-clock time.
+ *
+ * `--bench N` runs the program's bench part N times (mbd_cli_bench_passes):
+ * each pass times one repetition of every case, and the rows are written
+ * after the last. A moment when the machine is slow then spoils one
+ * repetition of the cases it falls on, which the median leaves out, rather
+ * than every repetition of one case. Called outside the passes (a test),
+ * mbd_cli_bench and mbd_cli_bench_pipeline time all their repetitions at
+ * once and write their rows at once.
+ *
+ * Every case is of one kind:
+ *
+ *   whole-run    everything one invocation of the program does for the case
+ *                but start and print: for a mechanism chapter what
+ *                `--integrator ode23 --dt-out 1e-4 --summary` does (the run,
+ *                the reference, the errors, the summary, written to
+ *                /dev/null); for the others a solve, a sweep, or the story
+ *   integration  the time integration alone (mbd_study_run, mbd_simulate, or
+ *                a chapter's own integrator), its history included, no
+ *                reference and no errors
+ *   rhs          one evaluation of the formulation's right-hand side
+ *                (mbd_formulation_rhs) at typical states: the two middle
+ *                outputs of the case's run, in turn; beside it, a bare GSL LU
+ *                solve (gsl_linalg_LU_decomp + gsl_linalg_LU_solve of a
+ *                copy) of the KKT matrix [M C_q^T; C_q 0] of the same size
+ *                n + m at the first of them, timed in alternate repetitions,
+ *                and the overhead factor rhs / LU (of the medians)
+ *   output       one output of the pipeline: (the integration with its output
+ *                grid) minus (the same integration with outputs at t0 and
+ *                t_end only), per extra output, the two timed in alternate
+ *                repetitions and subtracted repetition by repetition;
+ *                whatever an output costs the run (interpolation, recording,
+ *                the constraint measures, a step cut short) is in it
+ *
+ * A static chapter (no time integration) calls its solve the integration:
+ * the method alone, without the checks and the summary around it.
+ *
+ * The rows of build/bench/results.csv, one per case and kind:
+ *
+ *   commit,date,program,case,method,kind,repeats,calls,min_s,median_s,max_s,
+ *   steps,fevals,outputs,per_step_s,per_rhs_s,per_output_s,kkt_size,kkt_lu_s,
+ *   overhead
+ *
+ *   commit, date   $MBD_BENCH_COMMIT (default "unknown") and $MBD_BENCH_DATE
+ *                  (default: now, ISO 8601 UTC); `make bench` sets both
+ *   repeats, calls the repetitions, and the calls in each
+ *   min_s, median_s, max_s
+ *                  seconds per unit of the kind: a run (whole-run,
+ *                  integration), an evaluation (rhs), an output (output)
+ *   steps, fevals, outputs
+ *                  the case's counts of one call (outputs: for an output row
+ *                  the extra outputs of the difference); empty where none
+ *   per_step_s     median / steps (whole-run, integration)
+ *   per_rhs_s      median (rhs)
+ *   per_output_s   median (output)
+ *   kkt_size, kkt_lu_s, overhead
+ *                  n + m, the median bare LU solve, per_rhs_s / kkt_lu_s (rhs)
+ *
+ * A field that does not apply is empty; every row has every column. A failing
+ * case returns its status and writes nothing. */
+
+#define MBD_CLI_BENCH_MIN_SECONDS 0.02
+
+typedef enum {
+    MBD_CLI_BENCH_WHOLE_RUN,
+    MBD_CLI_BENCH_INTEGRATION,
+    MBD_CLI_BENCH_RHS,
+    MBD_CLI_BENCH_OUTPUT
+} mbd_cli_bench_kind;
+
+/* "whole-run", "integration", "rhs", "output" */
+const char *mbd_cli_bench_kind_name(mbd_cli_bench_kind kind);
+
+/* What one call of a case did; the caller zeroes it before each call, so a
+ * case sets only the counts that apply (0 leaves the field empty). */
+typedef struct {
+    long steps, fevals, outputs;
+} mbd_cli_bench_counts;
+
+typedef int (*mbd_cli_bench_fn)(void *ctx, mbd_cli_bench_counts *counts);
+
+/* The CSV header line above. */
+void mbd_cli_bench_header(FILE *out);
+
+/* --bench N for mbd_cli_dispatch: p->bench in `repeats` passes (its cases
+ * must be the same, in the same order, in every pass), then the header and
+ * the rows on `out`, so that each program's output is a CSV file of its own.
+ * A case that fails stops it: nothing is written and `fail` says why. */
+int mbd_cli_bench_passes(const mbd_cli_program *p, long repeats, FILE *out, mbd_failure *fail);
+
+/* Times fn (as above) and writes its row with the given kind (whole-run or
+ * integration: a case that is not of the pipeline's other kinds). */
 int mbd_cli_bench(FILE *out, const char *program, const char *case_name, const char *method,
-                  long repeats, mbd_bench_fn fn, void *ctx);
+                  mbd_cli_bench_kind kind, long repeats, mbd_cli_bench_fn fn, void *ctx);
+
+/* The pipeline's kinds of a mechanism chapter's method run, the same for
+ * every chapter: spec run on sys from (q0, q'0), timed as `kinds` asks (bits
+ * 1u << MBD_CLI_BENCH_INTEGRATION, _OUTPUT, _RHS; in that order), one row
+ * each, with `method` in the method column (NULL: spec->method). The chapter
+ * times its whole run itself (mbd_cli_bench, MBD_CLI_BENCH_WHOLE_RUN). A run
+ * that fails (a violation, a singular matrix) fails the case with its
+ * status. */
+#define MBD_CLI_BENCH_PIPELINE ((1u << MBD_CLI_BENCH_INTEGRATION) | (1u << MBD_CLI_BENCH_OUTPUT) \
+                                | (1u << MBD_CLI_BENCH_RHS))
+int mbd_cli_bench_pipeline(FILE *out, const char *program, const char *case_name,
+                           const char *method, long repeats, const mbd_system *sys,
+                           const mbd_study_spec *spec, const double q0[], const double qd0[],
+                           unsigned kinds);
 
 #ifdef __cplusplus
 }
