@@ -742,11 +742,8 @@ int ch03_program_run(void *ctx, mbd_failure *fail)
 
 int ch03_program_bench(void *ctx, long repeats, mbd_failure *fail)
 {
-    ch03_program *prog = ctx;
-    int st = ch03_bench(repeats, prog->S);
-    if (st != GSL_SUCCESS)
-        mbd_failure_set(fail, st, NAN, "a benchmark case failed: %s", mbd_strerror(st));
-    return st;
+    (void)fail;   /* mbd_cli_bench_passes names a failed case */
+    return ch03_bench(repeats, ((ch03_program *)ctx)->S);
 }
 
 int ch03_program_story(void *ctx, FILE *out, int no_timing, mbd_failure *fail)

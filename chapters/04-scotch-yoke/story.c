@@ -521,11 +521,8 @@ int ch04_program_run(void *ctx, mbd_failure *fail)
 
 int ch04_program_bench(void *ctx, long repeats, mbd_failure *fail)
 {
-    ch04_program *prog = ctx;
-    int st = ch04_bench(repeats, prog->s);
-    if (st != GSL_SUCCESS)
-        mbd_failure_set(fail, st, NAN, "a benchmark case failed: %s", mbd_strerror(st));
-    return st;
+    (void)fail;   /* mbd_cli_bench_passes names a failed case */
+    return ch04_bench(repeats, ((ch04_program *)ctx)->s);
 }
 
 int ch04_program_story(void *ctx, FILE *out, int no_timing, mbd_failure *fail)

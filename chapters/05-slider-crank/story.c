@@ -656,11 +656,8 @@ int ch05_program_story(void *ctx, FILE *out, int no_timing, mbd_failure *fail)
 
 int ch05_program_bench(void *ctx, long repeats, mbd_failure *fail)
 {
-    (void)ctx;
-    int st = ch05_run_benchmarks(repeats);
-    if (st != GSL_SUCCESS)
-        mbd_failure_set(fail, st, NAN, "a benchmark case failed: %s", mbd_strerror(st));
-    return st;
+    (void)ctx, (void)fail;   /* mbd_cli_bench_passes names a failed case */
+    return ch05_run_benchmarks(repeats);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -405,6 +405,8 @@ int mbd_cli_bench_passes(const mbd_cli_program *p, long repeats, FILE *out, mbd_
                                  "the benchmark cases differ between passes (%zu, then %zu)",
                                  passes.n, passes.next);
     }
+    if (st != GSL_SUCCESS && fail->status == GSL_SUCCESS)
+        mbd_failure_set(fail, st, NAN, "a benchmark case failed: %s", mbd_strerror(st));
     if (st == GSL_SUCCESS) {
         mbd_cli_bench_header(out);
         for (size_t i = 0; i < passes.n; i++)
