@@ -84,9 +84,11 @@ int ch04_grid_compute(const ch04_params *p, double t_end, double dt_out, ch04_gr
 void ch04_grid_free(ch04_grid *r);
 
 /* max |history - reference| per state; ref may be NULL or on another grid,
- * and then the reference is computed at the history's own times. */
+ * and then the reference is computed at the history's own times: by one
+ * dense-output run (ch04_reference_dense) when `dense`, else stepped onto
+ * each time (ch04_reference). */
 int ch04_errors_against(const ch04_params *p, const mbd_history *h, const ch04_grid *ref,
-                        double err[4], mbd_failure *fail);
+                        int dense, double err[4], mbd_failure *fail);
 
 /* The document's run of `method` with `integrator` (a preset) on p: its mu,
  * alpha = beta = 20, 4 s every 1e-4 s, |C| <= 1; the story's adaptive explicit
