@@ -50,6 +50,7 @@ typedef struct {
     double *tab;               /* (th1, th1') at k tab_dt, k < tab_n, or NULL */
     size_t tab_n;
     double tab_dt;
+    int tab_dense;             /* the table was read from a dense-output run */
     double fold;               /* the first th1 = 0 (NAN until ch05_reference_fold) */
 } ch05_reference;
 
@@ -61,6 +62,11 @@ int ch05_reference_init(ch05_reference *r, const ch05_model *m, ch05_mass_kind k
 /* Tabulates the states at k dt for k dt <= t_max (later calls of
  * ch05_reference_at at those times read the table). */
 int ch05_reference_tabulate(ch05_reference *r, double dt, double t_max);
+/* The same table from one Dormand-Prince 5(4) run at CH05_REFERENCE_TOL over
+ * [0, t_max], each grid time read from the method's dense output: the
+ * reference computed once instead of stepped onto every time, within 1e-8 of
+ * it (a test checks it); for runs whose errors are 1e-6 and larger. */
+int ch05_reference_tabulate_dense(ch05_reference *r, double dt, double t_max);
 /* The first time th1 = 0 (searched up to 3 s), computed once. */
 int ch05_reference_fold(ch05_reference *r, double *t);
 void ch05_reference_free(ch05_reference *r);

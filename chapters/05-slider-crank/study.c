@@ -212,7 +212,9 @@ int ch05_run_spec(ch05_run *r, const ch05_spec *spec, ch05_reference *ref)
         st = ch05_reference_init(ref, &r->model, spec->mass);
     }
     if (st == GSL_SUCCESS && spec->run.dt_out > 0)
-        st = ch05_reference_tabulate(ref, spec->run.dt_out, spec->run.t_end);
+        st = spec->reference_dense
+                 ? ch05_reference_tabulate_dense(ref, spec->run.dt_out, spec->run.t_end)
+                 : ch05_reference_tabulate(ref, spec->run.dt_out, spec->run.t_end);
     if (st == GSL_SUCCESS)
         st = ch05_reference_fold(ref, &r->fold_reference);
     if (st == GSL_EMAXITER)

@@ -21,6 +21,9 @@ typedef struct {
                                     here measures the condition number of the formulation's
                                     own matrix at the outputs (runs.c does it) */
     ch05_mass_kind mass;         /* which mass matrix drives the motion */
+    int reference_dense;         /* errors against the reference read from one dense-output
+                                    run (ch05_reference_tabulate_dense), for a run whose
+                                    errors are 1e-6 and larger; 0: stepped onto every output */
 } ch05_spec;
 
 /* The document's run: penalty-baumgarte, ode23, the document's mass matrix,
