@@ -305,7 +305,18 @@ int mbd_formulation_measure(mbd_formulation *f, double t, const double y[], doub
     int st = mbd_formulation_unpack(f, t, y, f->q->data, f->qd->data);
     if (st != GSL_SUCCESS)
         return st;
-    st = f->s->jacobian(f->s, t, f->q, f->Cq);
+    return mbd_formulation_measure_q(f, t, f->q->data, f->qd->data, C_norm, Cdot_norm, E);
+}
+
+int mbd_formulation_measure_q(mbd_formulation *f, double t, const double q[], const double qd[],
+                              double *C_norm, double *Cdot_norm, double *E)
+{
+    const size_t n = f->n;
+    if (q != f->q->data)
+        memcpy(f->q->data, q, n * sizeof *q);
+    if (qd != f->qd->data)
+        memcpy(f->qd->data, qd, n * sizeof *qd);
+    int st = f->s->jacobian(f->s, t, f->q, f->Cq);
     if (st != GSL_SUCCESS)
         return mbd_formulation_model_failed(f, st, t, "constraint Jacobian");
     st = mbd_formulation_violation(f, t, f->q, f->qd);

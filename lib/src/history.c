@@ -83,8 +83,11 @@ int mbd_history_append(mbd_history *h, double t, const double q[], const double 
     }
     const size_t k = h->rows++, n = h->n;
     h->t[k] = t;
-    memcpy(h->q + k * n, q, n * sizeof *q);
-    memcpy(h->qd + k * n, qd, n * sizeof *qd);
+    double *hq = h->q + k * n, *hqd = h->qd + k * n;
+    for (size_t j = 0; j < n; j++) {   /* a loop: n is a handful, a memcpy call costs more */
+        hq[j] = q[j];
+        hqd[j] = qd[j];
+    }
     h->C_norm[k] = C_norm;
     h->Cdot_norm[k] = Cdot_norm;
     h->E[k] = E;

@@ -102,17 +102,16 @@ static int record(void *ctx, double t, const double y[], const mbd_run_info *inf
 {
     recorder *r = ctx;
     double C = 0, Cd = 0, E = NAN;
-    int st = GSL_SUCCESS;
     const step_check *c = r->check;
-    if (!info->interpolated && c != NULL && c->measured && c->t == t) {
+    int st = mbd_formulation_unpack(r->f, t, y, r->q, r->qd);
+    const int measured = !info->interpolated && c != NULL && c->measured && c->t == t;
+    if (measured) {
         C = c->C;      /* the state the hook measured: not again */
         Cd = c->Cdot;
         E = c->E;
-    } else {
-        st = mbd_formulation_measure(r->f, t, y, &C, &Cd, &E);
+    } else if (st == GSL_SUCCESS) {
+        st = mbd_formulation_measure_q(r->f, t, r->q, r->qd, &C, &Cd, &E);
     }
-    if (st == GSL_SUCCESS)
-        st = mbd_formulation_unpack(r->f, t, y, r->q, r->qd);
     if (st != GSL_SUCCESS) {
         *fail = *mbd_formulation_failure(r->f);
         return st;

@@ -120,6 +120,10 @@ int mbd_formulation_unpack(mbd_formulation *f, double t, const double y[], doubl
  * when it has none). Any pointer may be NULL. */
 int mbd_formulation_measure(mbd_formulation *f, double t, const double y[], double *C_norm,
                             double *Cdot_norm, double *E);
+/* The same for positions q and kinematic velocities q' already unpacked
+ * (an output that records them measures without unpacking twice). */
+int mbd_formulation_measure_q(mbd_formulation *f, double t, const double q[], const double qd[],
+                              double *C_norm, double *Cdot_norm, double *E);
 
 /* The 1-norm condition number estimate of the matrix the formulation solves
  * with at state y: the Schur complement S for the projection, M + mu C_q^T C_q
