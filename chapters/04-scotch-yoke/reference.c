@@ -66,36 +66,17 @@ int ch04_reference(const ch04_params *p, double eps, const double *t, size_t cou
 int ch04_reference_dense(const ch04_params *p, double eps, const double *t, size_t count,
                          double *states, mbd_failure *fail)
 {
-    if (count == 0)
-        return GSL_SUCCESS;
     mbd_ode_params op;
     mbd_ode_preset("tight", &op);   /* Dormand-Prince 5(4) with its dense output */
     op.rtol = op.atol = eps;
-    mbd_ode *o = mbd_ode_alloc(&op, 2, ch04_reduced_rhs, (void *)p);
-    if (o == NULL)
-        return mbd_failure_set(fail, GSL_ENOMEM, 0.0, "out of memory for the reference");
-    double time = 0.0, y[2] = {p->theta0, 0.0}, yi[2];
-    const double t_end = t[count - 1];
-    int st = t_end > 0 ? mbd_ode_start(o, 0.0, y, t_end) : GSL_SUCCESS;
-    size_t k = 0;
-    while (st == GSL_SUCCESS && k < count) {
-        /* the times the last step covers: before its end from its interpolant */
-        for (; k < count && t[k] <= time; k++) {
-            if (t[k] == time)
-                ch04_reduced_to_state(p, y, states + 4 * k);
-            else if ((st = mbd_ode_interpolate(o, t[k], yi)) == GSL_SUCCESS)
-                ch04_reduced_to_state(p, yi, states + 4 * k);
-            else
-                break;
-        }
-        if (k < count && st == GSL_SUCCESS)
-            st = mbd_ode_step(o, &time, y, t_end);
+    const double y0[2] = {p->theta0, 0.0};
+    /* (theta1, theta1') at every time into the first half of `states`, then
+     * spread to the full states from the last row down (no overlap) */
+    int st = mbd_ode_sample(&op, ch04_reduced_rhs, (void *)p, 2, y0, t, count, states, fail);
+    for (size_t k = count; st == GSL_SUCCESS && k-- > 0;) {
+        const double y[2] = {states[2 * k], states[2 * k + 1]};
+        ch04_reduced_to_state(p, y, states + 4 * k);
     }
-    if (st != GSL_SUCCESS && mbd_ode_failure(o)->status != GSL_SUCCESS)
-        *fail = *mbd_ode_failure(o);
-    else if (st != GSL_SUCCESS)
-        mbd_failure_set(fail, st, time, "the reference integration failed: %s", mbd_strerror(st));
-    mbd_ode_free(o);
     return st;
 }
 /* << reference-dense */

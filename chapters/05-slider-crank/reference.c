@@ -89,32 +89,19 @@ int ch05_reference_tabulate_dense(ch05_reference *r, double dt, double t_max)
     const size_t n = (size_t)floor(t_max / dt + 1e-9) + 1;
     if (r->tab != NULL && r->tab_dt == dt && r->tab_n >= n)
         return GSL_SUCCESS;   /* a table on this grid, dense or stepped */
-    double *tab = malloc(2 * n * sizeof *tab);
+    double *tab = malloc(2 * n * sizeof *tab), *times = malloc(n * sizeof *times);
+    if (tab == NULL || times == NULL) {
+        free(tab);
+        free(times);
+        return GSL_ENOMEM;
+    }
+    for (size_t k = 0; k < n; k++)
+        times[k] = (double)k * dt;
     mbd_ode_params op;
     mbd_ode_preset("tight", &op);   /* Dormand-Prince 5(4) with its dense output */
     op.rtol = op.atol = CH05_REFERENCE_TOL;
-    mbd_ode *o = tab ? mbd_ode_alloc(&op, 2, ch05_reduced_rhs, &r->params) : NULL;
-    if (o == NULL) {
-        free(tab);
-        return GSL_ENOMEM;
-    }
-    const double t_end = (double)(n - 1) * dt;
-    double time = 0.0, y[2] = {r->y0[0], r->y0[1]};
-    int st = t_end > 0 ? mbd_ode_start(o, 0.0, y, t_end) : GSL_SUCCESS;
-    size_t k = 0;
-    while (st == GSL_SUCCESS && k < n) {
-        for (; k < n && (double)k * dt <= time && st == GSL_SUCCESS; k++) {
-            if ((double)k * dt == time) {
-                tab[2 * k] = y[0];
-                tab[2 * k + 1] = y[1];
-            } else {
-                st = mbd_ode_interpolate(o, (double)k * dt, tab + 2 * k);
-            }
-        }
-        if (k < n && st == GSL_SUCCESS)
-            st = mbd_ode_step(o, &time, y, t_end);
-    }
-    mbd_ode_free(o);
+    int st = mbd_ode_sample(&op, ch05_reduced_rhs, &r->params, 2, r->y0, times, n, tab, NULL);
+    free(times);
     if (st != GSL_SUCCESS) {
         free(tab);
         return st;

@@ -232,6 +232,18 @@ int mbd_formulation_violation(mbd_formulation *f, double t, const gsl_vector *q,
     return GSL_SUCCESS;
 }
 
+int mbd_formulation_evaluate_gamma(mbd_formulation *f, double t, const gsl_vector *q,
+                                   const gsl_vector *qd)
+{
+    int st = mbd_formulation_evaluate(f, t, q, qd, 1);
+    if (st != GSL_SUCCESS || !f->p.baumgarte)
+        return st;
+    st = mbd_formulation_violation(f, t, q, qd);
+    if (st == GSL_SUCCESS)
+        mbd_formulation_baumgarte(f);
+    return st;
+}
+
 /* >> gamma-baumgarte */
 /* gamma_B = gamma - 2 alpha C' - beta^2 C, or with the printed sign
  * gamma + 2 alpha C' + beta^2 C (document 000, eq. 72 and listing A.2.b). */

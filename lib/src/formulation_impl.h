@@ -75,6 +75,10 @@ int mbd_formulation_evaluate(mbd_formulation *f, double t, const gsl_vector *q,
 /* C and C' = C_q q' + C_t (C_q already evaluated; qd NULL: C_t only). */
 int mbd_formulation_violation(mbd_formulation *f, double t, const gsl_vector *q,
                               const gsl_vector *qd);
+/* mbd_formulation_evaluate with gamma, then gamma_B when the method asks for
+ * Baumgarte (the acceleration-level kinds: projection, static penalty). */
+int mbd_formulation_evaluate_gamma(mbd_formulation *f, double t, const gsl_vector *q,
+                                   const gsl_vector *qd);
 /* gamma <- gamma_B (the stable or the printed sign) from C and C'. */
 void mbd_formulation_baumgarte(mbd_formulation *f);
 /* The condition number of M (the kinds that solve with M alone). */

@@ -22,15 +22,9 @@ static void penalty_matrix(mbd_formulation *f)
 static int accel(mbd_formulation *f, double t, const gsl_vector *q, const gsl_vector *qd,
                  gsl_vector *qdd, gsl_vector *lambda)
 {
-    int st = mbd_formulation_evaluate(f, t, q, qd, 1);
+    int st = mbd_formulation_evaluate_gamma(f, t, q, qd);
     if (st != GSL_SUCCESS)
         return st;
-    if (f->p.baumgarte) {
-        st = mbd_formulation_violation(f, t, q, qd);
-        if (st != GSL_SUCCESS)
-            return st;
-        mbd_formulation_baumgarte(f);
-    }
     const double mu = f->p.mu;
     penalty_matrix(f);                                             /* A */
     if (gsl_linalg_cholesky_decomp1(f->L) != GSL_SUCCESS)

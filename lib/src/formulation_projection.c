@@ -14,15 +14,9 @@
 static int accel(mbd_formulation *f, double t, const gsl_vector *q, const gsl_vector *qd,
                  gsl_vector *qdd, gsl_vector *lambda)
 {
-    int st = mbd_formulation_evaluate(f, t, q, qd, 1);
+    int st = mbd_formulation_evaluate_gamma(f, t, q, qd);
     if (st != GSL_SUCCESS)
         return st;
-    if (f->p.baumgarte) {
-        st = mbd_formulation_violation(f, t, q, qd);
-        if (st != GSL_SUCCESS)
-            return st;
-        mbd_formulation_baumgarte(f);
-    }
     st = mbd_constraints_set_mass(f->cs, t, f->M);
     if (st == GSL_SUCCESS)
         st = mbd_constraints_accel(f->cs, t, f->Cq, f->F, f->gamma, qdd, lambda);

@@ -1086,3 +1086,44 @@ int mbd_ode_preset(const char *name, mbd_ode_params *p)
     }
     return GSL_SUCCESS;
 }
+
+int mbd_ode_sample(const mbd_ode_params *p, mbd_rhs f, void *params, size_t dim,
+                   const double y0[], const double t[], size_t count, double ys[],
+                   mbd_failure *fail)
+{
+    if (count == 0)
+        return GSL_SUCCESS;
+    mbd_ode *o = mbd_ode_alloc(p, dim, f, params);
+    double *y = malloc(dim * sizeof *y);
+    if (o == NULL || y == NULL) {
+        mbd_ode_free(o);
+        free(y);
+        return fail ? mbd_failure_set(fail, GSL_ENOMEM, 0.0, "cannot sample: no integrator")
+                    : GSL_ENOMEM;
+    }
+    memcpy(y, y0, dim * sizeof *y);
+    double time = 0.0;
+    const double t_end = t[count - 1];
+    int st = t_end > 0 ? mbd_ode_start(o, 0.0, y, t_end) : GSL_SUCCESS;
+    size_t k = 0;
+    while (st == GSL_SUCCESS && k < count) {
+        /* the times the last step covers: its end as it is, the rest interpolated */
+        for (; k < count && t[k] <= time && st == GSL_SUCCESS; k++) {
+            if (t[k] == time)
+                memcpy(ys + k * dim, y, dim * sizeof *y);
+            else
+                st = mbd_ode_interpolate(o, t[k], ys + k * dim);
+        }
+        if (k < count && st == GSL_SUCCESS)
+            st = mbd_ode_step(o, &time, y, t_end);
+    }
+    if (st != GSL_SUCCESS && fail != NULL) {
+        if (o->fail.status != GSL_SUCCESS)
+            *fail = o->fail;
+        else
+            mbd_failure_set(fail, st, time, "sampling the solution failed: %s", mbd_strerror(st));
+    }
+    free(y);
+    mbd_ode_free(o);
+    return st;
+}

@@ -547,6 +547,34 @@ static void step_limit_causes(void)
     mbd_ode_free(o);
 }
 
+/* Sampling by dense output: the exact solution at times inside steps, on a
+ * step's end (t = 0) and at the end, to the run's tolerance; a failing right
+ * side is reported. */
+static void sample_by_dense_output(void)
+{
+    mbd_ode_params p;
+    mbd_ode_preset("tight", &p);
+    enum { K = 7 };
+    const double t[K] = {0.0, 0.013, 0.5, 1.2345, 2.0, 2.9999, 3.0};
+    const double y0[2] = {1.0, 0.5};
+    double ys[2 * K], ye[2];
+    mbd_failure f;
+    REQUIRE_STATUS(mbd_ode_sample(&p, rhs, NULL, 2, y0, t, K, ys, &f), GSL_SUCCESS);
+    for (int k = 0; k < K; k++) {
+        exact(t[k], ye);
+        CHECK_CLOSE(ys[2 * k], ye[0], 1e-9);
+        CHECK_CLOSE(ys[2 * k + 1], ye[1], 1e-9);
+    }
+    CHECK_CLOSE(ys[0], 1.0, 0.0);
+    mbd_ode_params e = {.name = "euler", .kind = MBD_ODE_RK, .tableau = &mbd_tableau_euler,
+                        .h = 0.1};
+    double y1[2] = {1.0, 0.0}, out[2 * K];
+    const double tb[K] = {0.0, 0.5, 1.5, 3.0, 10.0, 50.0, 100.0};
+    CHECK_MSG(mbd_ode_sample(&e, blowup, NULL, 2, y1, tb, K, out, &f) != GSL_SUCCESS
+                  && f.status != GSL_SUCCESS && isfinite(f.time),
+              "a blow-up is reported: %s", f.cause);
+}
+
 static CU_TestInfo tests[] = {
     {"runge_kutta_orders", runge_kutta_orders},
     {"multistep_orders", multistep_orders},
@@ -559,6 +587,7 @@ static CU_TestInfo tests[] = {
     {"failure_is_reported", failure_is_reported},
     {"output_count_limits", output_count_limits},
     {"step_limit_causes", step_limit_causes},
+    {"sample_by_dense_output", sample_by_dense_output},
     {"implicit_euler_newton_and_fixed_point", implicit_euler_newton_and_fixed_point},
     CU_TEST_INFO_NULL,
 };

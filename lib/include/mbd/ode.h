@@ -133,6 +133,16 @@ int mbd_ode_step(mbd_ode *o, double *t, double y[], double t_stop);
  * steppers, which have none: the run loop steps them onto output times). */
 int mbd_ode_interpolate(const mbd_ode *o, double t, double y_out[]);
 
+/* The solution of y' = f from y(0) = y0 at the increasing times t[0 .. count-1]
+ * (t[0] >= 0), by one run of the integrator p over [0, t[count-1]], each time
+ * read from the step it falls in (its interpolant, which for Dormand-Prince is
+ * the method's own dense output): ys[k dim .. k dim + dim - 1] = y(t[k]). The
+ * cheap way to a reference on many output times; fail (may be NULL) says what
+ * failed. */
+int mbd_ode_sample(const mbd_ode_params *p, mbd_rhs f, void *params, size_t dim,
+                   const double y0[], const double t[], size_t count, double ys[],
+                   mbd_failure *fail);
+
 /* The last step taken, and the one proposed next. */
 double mbd_ode_last_h(const mbd_ode *o);
 double mbd_ode_next_h(const mbd_ode *o);
