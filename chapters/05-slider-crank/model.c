@@ -306,21 +306,36 @@ double ch05_folded_residual(const double q[3])
 /* >> schur */
 void ch05_schur(const ch05_model *m, ch05_mass_kind kind, const double q[3], double S[2][2])
 {
-    double store[9], J[2][3];
-    gsl_matrix_view M = gsl_matrix_view_array(store, 3, 3);
+    double A[3][3], J[2][3];
+    gsl_matrix_view M = gsl_matrix_view_array(&A[0][0], 3, 3);
     ch05_mass_matrix(m, kind, q, &M.matrix);
-    gsl_linalg_cholesky_decomp1(&M.matrix);            /* M is positive definite */
     ch05_jacobian(m, q, J);
-    double X[2][3];                                    /* rows: M^-1 C_q^T's columns */
-    for (int i = 0; i < 2; i++) {
-        gsl_vector_view x = gsl_vector_view_array(X[i], 3);
-        for (int j = 0; j < 3; j++)
-            X[i][j] = J[i][j];
-        gsl_linalg_cholesky_svx(&M.matrix, &x.vector);
+    /* M = L L^T (M is positive definite), then the rows of Y = L^-1 C_q^T:
+     * S = Y^T Y, symmetric by construction */
+    double L[3][3] = {{0}};
+    for (int j = 0; j < 3; j++) {
+        double d = A[j][j];
+        for (int k = 0; k < j; k++)
+            d -= L[j][k] * L[j][k];
+        L[j][j] = sqrt(d);
+        for (int i = j + 1; i < 3; i++) {
+            double s = A[i][j];
+            for (int k = 0; k < j; k++)
+                s -= L[i][k] * L[j][k];
+            L[i][j] = s / L[j][j];
+        }
     }
+    double Y[2][3];
+    for (int c = 0; c < 2; c++)
+        for (int i = 0; i < 3; i++) {
+            double s = J[c][i];
+            for (int k = 0; k < i; k++)
+                s -= L[i][k] * Y[c][k];
+            Y[c][i] = s / L[i][i];
+        }
     for (int i = 0; i < 2; i++)
         for (int k = 0; k < 2; k++)
-            S[i][k] = J[i][0] * X[k][0] + J[i][1] * X[k][1] + J[i][2] * X[k][2];
+            S[i][k] = Y[i][0] * Y[k][0] + Y[i][1] * Y[k][1] + Y[i][2] * Y[k][2];
 }
 
 /* the eigenvalues of a symmetric 2 x 2 matrix in closed form */

@@ -9,6 +9,7 @@
 #include <gsl/gsl_permutation.h>
 
 #include "mbd/constraints.h"
+#include "dense.h"
 
 struct mbd_constraints {
     size_t n, rows;
@@ -93,6 +94,56 @@ mbd_constraints *mbd_constraints_alloc(size_t n, size_t rows)
 
 const mbd_failure *mbd_constraints_failure(const mbd_constraints *c) { return &c->fail; }
 
+/* >> rcond */
+int mbd_constraints_cholesky_rcond(const gsl_matrix *L, double *rcond, gsl_vector *work)
+{
+    const size_t k = L->size1;
+    if (k > MBD_CONSTRAINTS_EXACT_RCOND)
+        return gsl_linalg_cholesky_rcond(L, rcond, work);
+    /* small: A = L L^T and A^-1 = L^-T L^-1 formed explicitly, in plain loops
+     * (GSL's estimator costs several BLAS calls per column, far more than
+     * the arithmetic at these sizes), so the condition is exact */
+    enum { K = MBD_CONSTRAINTS_EXACT_RCOND };
+    double l[K][K], Li[K][K];   /* L and L^-1, lower triangular */
+    for (size_t i = 0; i < k; i++)
+        for (size_t j = 0; j <= i; j++)
+            l[i][j] = L->data[i * L->tda + j];
+    for (size_t j = 0; j < k; j++) {
+        const double d = l[j][j];
+        if (!(d > 0.0) || !isfinite(d)) {
+            *rcond = 0.0;
+            return GSL_SUCCESS;
+        }
+        Li[j][j] = 1.0 / d;
+        for (size_t i = j + 1; i < k; i++) {
+            double s = 0.0;
+            for (size_t m = j; m < i; m++)
+                s += l[i][m] * Li[m][j];
+            Li[i][j] = -s / l[i][i];
+        }
+    }
+    double norm_a = 0.0, norm_inv = 0.0;
+    for (size_t j = 0; j < k; j++) {
+        double col_a = 0.0, col_inv = 0.0;
+        for (size_t i = 0; i < k; i++) {
+            const size_t lo = i < j ? i : j, hi = i < j ? j : i;
+            double a = 0.0, b = 0.0;
+            for (size_t m = 0; m <= lo; m++)
+                a += l[i][m] * l[j][m];
+            for (size_t m = hi; m < k; m++)
+                b += Li[m][i] * Li[m][j];
+            col_a += fabs(a);
+            col_inv += fabs(b);
+        }
+        norm_a = fmax(norm_a, col_a);
+        norm_inv = fmax(norm_inv, col_inv);
+    }
+    const double r = 1.0 / (norm_a * norm_inv);
+    *rcond = isfinite(r) ? r : 0.0;
+    return GSL_SUCCESS;
+}
+/* << rcond */
+
 /* A Cholesky factor of A (size k, in place) and its reciprocal condition:
  * a factor that exists but is singular to working precision would turn
  * round-off into the answer, so both are checked. *factored says whether the
@@ -102,11 +153,11 @@ static int cholesky(mbd_constraints *c, double t, gsl_matrix *L, const char *wha
 {
     *factored = 0;
     *rcond = 0.0;
-    if (gsl_linalg_cholesky_decomp1(L) != GSL_SUCCESS)
+    if (mbd_dense_cholesky(L) != GSL_SUCCESS)
         return mbd_failure_set(&c->fail, MBD_ESINGULAR, t, "%s is not positive definite", what);
     *factored = 1;
     gsl_vector_view w = gsl_vector_subvector(c->work, 0, 3 * L->size1);
-    int st = gsl_linalg_cholesky_rcond(L, rcond, &w.vector);
+    int st = mbd_constraints_cholesky_rcond(L, rcond, &w.vector);
     if (st != GSL_SUCCESS || !(*rcond > 4 * DBL_EPSILON))
         return mbd_failure_set(&c->fail, MBD_ESINGULAR, t,
                                "%s is singular to working precision (condition number %.3g)", what,
@@ -128,7 +179,7 @@ int mbd_constraints_mass_solve(mbd_constraints *c, const gsl_vector *b, gsl_vect
         return mbd_failure_set(&c->fail, GSL_EINVAL, NAN, "no factored mass matrix");
     if (x != b)
         gsl_vector_memcpy(x, b);
-    return gsl_linalg_cholesky_svx(c->LM, x);
+    return mbd_dense_cholesky_svx(c->LM, x);
 }
 
 /* >> schur */
@@ -147,8 +198,8 @@ int mbd_constraints_schur(mbd_constraints *c, double t, const gsl_matrix *Cq, in
     gsl_matrix_view LS = gsl_matrix_submatrix(c->LS, 0, 0, k, k);
     gsl_matrix_transpose_memcpy(&X.matrix, Cq);
     if (weighted)
-        gsl_linalg_cholesky_svx_mat(c->LM, &X.matrix);                 /* X = M^-1 C_q^T */
-    gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, Cq, &X.matrix, 0.0, &LS.matrix);   /* S */
+        mbd_dense_cholesky_svx_mat(c->LM, &X.matrix);                 /* X = M^-1 C_q^T */
+    mbd_dense_gemm(CblasNoTrans, CblasNoTrans, 1.0, Cq, &X.matrix, 0.0, &LS.matrix);   /* S */
     /* factored in place: S itself is not needed again */
     int st = cholesky(c, t, &LS.matrix, what, &c->schur_factored, &c->schur_rcond);
     c->schur_ok = st == GSL_SUCCESS;
@@ -161,7 +212,7 @@ int mbd_constraints_schur_solve(mbd_constraints *c, const gsl_vector *r, gsl_vec
     if (!c->schur_factored)
         return mbd_failure_set(&c->fail, GSL_EINVAL, NAN, "no factored Schur complement");
     gsl_matrix_const_view LS = gsl_matrix_const_submatrix(c->LS, 0, 0, c->k, c->k);
-    return gsl_linalg_cholesky_solve(&LS.matrix, r, z);
+    return mbd_dense_cholesky_solve(&LS.matrix, r, z);
 }
 
 /* >> correct */
@@ -172,7 +223,7 @@ int mbd_constraints_correct(mbd_constraints *c, const gsl_vector *r, gsl_vector 
     if (st != GSL_SUCCESS)
         return st;
     gsl_matrix_const_view X = gsl_matrix_const_submatrix(c->X, 0, 0, c->n, c->k);
-    return gsl_blas_dgemv(CblasNoTrans, -1.0, &X.matrix, &z.vector, 1.0, x);
+    return mbd_dense_gemv(CblasNoTrans, -1.0, &X.matrix, &z.vector, 1.0, x);
 }
 /* << correct */
 
@@ -188,12 +239,12 @@ int mbd_constraints_accel(mbd_constraints *c, double t, const gsl_matrix *Cq, co
     gsl_matrix_const_view X = gsl_matrix_const_submatrix(c->X, 0, 0, c->n, k);
     gsl_matrix_const_view LS = gsl_matrix_const_submatrix(c->LS, 0, 0, k, k);
     gsl_vector_memcpy(c->MinvF, F);
-    gsl_linalg_cholesky_svx(c->LM, c->MinvF);                                /* M^-1 F */
+    mbd_dense_cholesky_svx(c->LM, c->MinvF);                                /* M^-1 F */
     gsl_vector_memcpy(&r.vector, gamma);
-    gsl_blas_dgemv(CblasNoTrans, 1.0, Cq, c->MinvF, -1.0, &r.vector);        /* C_q M^-1 F - gamma */
-    gsl_linalg_cholesky_solve(&LS.matrix, &r.vector, &lam.vector);           /* lambda */
+    mbd_dense_gemv(CblasNoTrans, 1.0, Cq, c->MinvF, -1.0, &r.vector);        /* C_q M^-1 F - gamma */
+    mbd_dense_cholesky_solve(&LS.matrix, &r.vector, &lam.vector);           /* lambda */
     gsl_vector_memcpy(qdd, c->MinvF);
-    gsl_blas_dgemv(CblasNoTrans, -1.0, &X.matrix, &lam.vector, 1.0, qdd);    /* q'' */
+    mbd_dense_gemv(CblasNoTrans, -1.0, &X.matrix, &lam.vector, 1.0, qdd);    /* q'' */
     if (lambda)
         gsl_vector_memcpy(lambda, &lam.vector);
     return GSL_SUCCESS;
@@ -282,7 +333,7 @@ int mbd_constraints_newton(mbd_constraints *c, const mbd_system *s, double t, gs
         int st = s->constraint(s, t, q, &C.vector);
         if (st != GSL_SUCCESS)
             return mbd_failure_set(&c->fail, st, t, "the model's constraint failed");
-        norm = gsl_blas_dnrm2(&C.vector);
+        norm = mbd_dense_nrm2(&C.vector);
         if (!isfinite(norm))
             return mbd_failure_set(&c->fail, MBD_ENONFINITE, t,
                                    "the constraint violation is not finite");
@@ -312,7 +363,7 @@ int mbd_constraints_velocity(mbd_constraints *c, const mbd_system *s, double t,
     int st = mbd_system_constraint_rate(s, t, q, qd, &Cq.matrix, &Cd.vector);
     if (st != GSL_SUCCESS)
         return mbd_failure_set(&c->fail, st, t, "the model's Jacobian failed");
-    double norm = gsl_blas_dnrm2(&Cd.vector);
+    double norm = mbd_dense_nrm2(&Cd.vector);
     if (!isfinite(norm))
         return mbd_failure_set(&c->fail, MBD_ENONFINITE, t,
                                "the velocity violation is not finite");

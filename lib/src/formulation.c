@@ -8,6 +8,7 @@
 #include <gsl/gsl_linalg.h>
 
 #include "formulation_impl.h"
+#include "dense.h"
 
 static const mbd_formulation_ops *ops_of(mbd_formulation_kind kind)
 {
@@ -228,7 +229,7 @@ int mbd_formulation_violation(mbd_formulation *f, double t, const gsl_vector *q,
         gsl_vector_set_zero(f->Cdot);
     }
     if (qd != NULL)
-        gsl_blas_dgemv(CblasNoTrans, 1.0, f->Cq, qd, 1.0, f->Cdot);
+        mbd_dense_gemv(CblasNoTrans, 1.0, f->Cq, qd, 1.0, f->Cdot);
     return GSL_SUCCESS;
 }
 
@@ -335,9 +336,9 @@ int mbd_formulation_measure_q(mbd_formulation *f, double t, const double q[], co
     if (st != GSL_SUCCESS)
         return st;
     if (C_norm)
-        *C_norm = gsl_blas_dnrm2(f->C);
+        *C_norm = mbd_dense_nrm2(f->C);
     if (Cdot_norm)
-        *Cdot_norm = gsl_blas_dnrm2(f->Cdot);
+        *Cdot_norm = mbd_dense_nrm2(f->Cdot);
     if (E) {
         *E = NAN;
         if (f->s->energy) {
@@ -354,9 +355,14 @@ int mbd_formulation_condition(mbd_formulation *f, double t, const double y[], do
     int st = mbd_formulation_unpack(f, t, y, f->q->data, f->qd->data);
     if (st != GSL_SUCCESS)
         return st;
-    st = mbd_formulation_evaluate(f, t, f->q, f->qd, 0);
+    /* the matrices the kinds solve with need M and C_q only */
+    const mbd_system *s = f->s;
+    st = s->mass(s, t, f->q, f->M);
     if (st != GSL_SUCCESS)
-        return st;
+        return mbd_formulation_model_failed(f, st, t, "mass matrix");
+    st = s->jacobian(s, t, f->q, f->Cq);
+    if (st != GSL_SUCCESS)
+        return mbd_formulation_model_failed(f, st, t, "constraint Jacobian");
     *cond = INFINITY;
     return f->ops->condition(f, t, cond);
 }

@@ -4,6 +4,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "formulation_impl.h"
+#include "dense.h"
 
 /* >> alternate-penalty */
 /* M q'' = F - mu C_q^T C, a spring of stiffness mu on the constraint itself;
@@ -20,7 +21,7 @@ static int accel(mbd_formulation *f, double t, const gsl_vector *q, const gsl_ve
     if (st != GSL_SUCCESS)
         return mbd_formulation_solver_failed(f, st);
     gsl_vector_memcpy(qdd, f->F);
-    gsl_blas_dgemv(CblasTrans, -f->p.mu, f->Cq, f->C, 1.0, qdd);
+    mbd_dense_gemv(CblasTrans, -f->p.mu, f->Cq, f->C, 1.0, qdd);
     mbd_constraints_mass_solve(f->cs, qdd, qdd);
     if (lambda) {
         gsl_vector_memcpy(lambda, f->C);

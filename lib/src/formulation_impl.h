@@ -37,8 +37,8 @@ typedef struct {
                  gsl_vector *qdd, gsl_vector *lambda);
     /* y' = f(t, y); NULL: [q'; q''] from accel */
     int (*rhs)(mbd_formulation *f, double t, const double y[], double dydt[]);
-    /* the condition number of the matrix it solves with, at (q, q') with M,
-     * F and C_q evaluated */
+    /* the condition number of the matrix it solves with, at q with M and C_q
+     * evaluated (nothing else: F and gamma are not) */
     int (*condition)(mbd_formulation *f, double t, double *cond);
     /* after an accepted step (a basis update, a repartition); NULL: none */
     int (*post_step)(mbd_formulation *f, double t, double y[], int *changed);

@@ -6,6 +6,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "formulation_impl.h"
+#include "dense.h"
 
 /* >> index2-penalty */
 /* On the state (q, v):
@@ -27,7 +28,7 @@ static int kinematic_velocity(mbd_formulation *f, double t, const gsl_vector *q,
     if (st != GSL_SUCCESS)
         return mbd_formulation_model_failed(f, st, t, "constraint");
     gsl_vector_memcpy(qd, v);
-    return gsl_blas_dgemv(CblasTrans, -f->p.mu, f->Cq, f->C, 1.0, qd);
+    return mbd_dense_gemv(CblasTrans, -f->p.mu, f->Cq, f->C, 1.0, qd);
 }
 
 static int rhs(mbd_formulation *f, double t, const double y[], double dydt[])
@@ -50,7 +51,7 @@ static int rhs(mbd_formulation *f, double t, const double y[], double dydt[])
     if (st != GSL_SUCCESS)
         return mbd_formulation_solver_failed(f, st);
     gsl_vector_memcpy(&vd.vector, f->F);
-    gsl_blas_dgemv(CblasTrans, -f->p.mu, f->Cq, f->Cdot, 1.0, &vd.vector);
+    mbd_dense_gemv(CblasTrans, -f->p.mu, f->Cq, f->Cdot, 1.0, &vd.vector);
     mbd_constraints_mass_solve(f->cs, &vd.vector, &vd.vector);
     return mbd_formulation_check_finite(f, t, &vd.vector, "v'");
 }
@@ -70,7 +71,7 @@ static int pack(mbd_formulation *f, double t, const double q0[], const double qd
     if (st != GSL_SUCCESS)
         return mbd_formulation_model_failed(f, st, t, "constraint");
     gsl_vector_view v = gsl_vector_view_array(y + n, n);
-    return gsl_blas_dgemv(CblasTrans, f->p.mu, f->Cq, f->C, 1.0, &v.vector);
+    return mbd_dense_gemv(CblasTrans, f->p.mu, f->Cq, f->C, 1.0, &v.vector);
 }
 
 static int unpack(mbd_formulation *f, double t, const double y[], double q[], double qd[])

@@ -7,12 +7,13 @@
 #include <gsl/gsl_linalg.h>
 
 #include "formulation_impl.h"
+#include "dense.h"
 
 /* A = M + mu C_q^T C_q into f->L */
 static void penalty_matrix(mbd_formulation *f)
 {
     gsl_matrix_memcpy(f->L, f->M);
-    gsl_blas_dgemm(CblasTrans, CblasNoTrans, f->p.mu, f->Cq, f->Cq, 1.0, f->L);
+    mbd_dense_gemm(CblasTrans, CblasNoTrans, f->p.mu, f->Cq, f->Cq, 1.0, f->L);
 }
 
 /* >> static-penalty */
@@ -27,15 +28,15 @@ static int accel(mbd_formulation *f, double t, const gsl_vector *q, const gsl_ve
         return st;
     const double mu = f->p.mu;
     penalty_matrix(f);                                             /* A */
-    if (gsl_linalg_cholesky_decomp1(f->L) != GSL_SUCCESS)
+    if (mbd_dense_cholesky(f->L) != GSL_SUCCESS)
         return mbd_failure_set(&f->fail, MBD_ESINGULAR, t,
                                "M + mu C_q^T C_q is not positive definite");
     gsl_vector_memcpy(f->b, f->F);
-    gsl_blas_dgemv(CblasTrans, mu, f->Cq, f->gamma, 1.0, f->b);   /* b */
-    gsl_linalg_cholesky_solve(f->L, f->b, qdd);
+    mbd_dense_gemv(CblasTrans, mu, f->Cq, f->gamma, 1.0, f->b);   /* b */
+    mbd_dense_cholesky_solve(f->L, f->b, qdd);
     if (lambda) {
         gsl_vector_memcpy(lambda, f->gamma);
-        gsl_blas_dgemv(CblasNoTrans, mu, f->Cq, qdd, -mu, lambda); /* mu (C_q q'' - gamma_B) */
+        mbd_dense_gemv(CblasNoTrans, mu, f->Cq, qdd, -mu, lambda); /* mu (C_q q'' - gamma_B) */
     }
     return GSL_SUCCESS;
 }
@@ -46,10 +47,10 @@ static int condition(mbd_formulation *f, double t, double *cond)
 {
     (void)t;
     penalty_matrix(f);
-    if (gsl_linalg_cholesky_decomp1(f->L) != GSL_SUCCESS)
+    if (mbd_dense_cholesky(f->L) != GSL_SUCCESS)
         return GSL_SUCCESS;   /* INFINITY: not positive definite */
     double rcond = 0.0;
-    if (gsl_linalg_cholesky_rcond(f->L, &rcond, f->work) == GSL_SUCCESS && rcond > 0)
+    if (mbd_constraints_cholesky_rcond(f->L, &rcond, f->work) == GSL_SUCCESS && rcond > 0)
         *cond = 1.0 / rcond;
     return GSL_SUCCESS;
 }

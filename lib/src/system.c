@@ -6,6 +6,7 @@
 
 #include "mbd/error.h"
 #include "mbd/system.h"
+#include "dense.h"
 
 int mbd_system_validate(const mbd_system *s)
 {
@@ -31,7 +32,7 @@ int mbd_system_constraint_rate(const mbd_system *s, double t, const gsl_vector *
     } else {
         gsl_vector_set_zero(Cdot);
     }
-    return gsl_blas_dgemv(CblasNoTrans, 1.0, Cq, qd, 1.0, Cdot);
+    return mbd_dense_gemv(CblasNoTrans, 1.0, Cq, qd, 1.0, Cdot);
 }
 
 /* Largest |a_i - b_i| and the index where it occurs; scale = max |a_i|, |b_i|. */

@@ -142,6 +142,49 @@ static void exact_against_reference(void)
     CHECK_CLOSE(q[1], 1.0, 1e-12);
 }
 
+/* The stepped exact solution (addition formulas between anchors) against
+ * GSL's elliptic functions at every time: the run loop's grid t0 + k dt with
+ * a short last step, a grid from t0 != 0 with another spacing, and uneven
+ * times; a modulus near 1 (theta0 = 170 deg) where sn, dn vary fastest. */
+static void exact_sequence(void)
+{
+    const double theta0[] = {M_PI / 2, 170.0 * M_PI / 180.0};
+    for (int c = 0; c < 2; c++) {
+        ch03_pendulum p = doc();
+        p.theta0 = theta0[c];
+        p.L = 0.75;
+        ch03_exact e;
+        REQUIRE_STATUS(ch03_exact_init(&p, &e), GSL_SUCCESS);
+        for (int grid = 0; grid < 3; grid++) {
+            ch03_exact_seq seq;
+            ch03_exact_seq_init(&seq, &p, &e);
+            double worst = 0.0, worst_v = 0.0;
+            unsigned seed = 11;
+            double t = 0.0;
+            for (int k = 0; k <= 20001; k++) {
+                if (grid == 0)
+                    t = k <= 20000 ? k * 2.5e-4 : 5.0 + 1e-5;
+                else if (grid == 1)
+                    t = 0.3 + k * 1e-3;
+                else {
+                    seed = seed * 1103515245u + 12345u;
+                    t += 1e-4 * ((seed >> 16) % 3);   /* spacings 0, 1e-4, 2e-4 */
+                }
+                double q[3], qd[3], qe[3], qde[3];
+                REQUIRE_STATUS(ch03_exact_seq_state(&seq, t, q, qd), GSL_SUCCESS);
+                REQUIRE_STATUS(ch03_exact_state(&p, &e, t, qe, qde), GSL_SUCCESS);
+                for (int i = 0; i < 3; i++) {
+                    worst = fmax(worst, fabs(q[i] - qe[i]));
+                    worst_v = fmax(worst_v, fabs(qd[i] - qde[i]));
+                }
+            }
+            CHECK_MSG(worst < 1e-13 * p.L && worst_v < 1e-13 * p.L * e.w,
+                      "theta0 %g, grid %d: position %.3g, velocity %.3g", theta0[c], grid, worst,
+                      worst_v);
+        }
+    }
+}
+
 /* C_q and gamma of the model against finite differences of C */
 static void model_derivatives(void)
 {
@@ -562,6 +605,7 @@ static CU_TestInfo tests[] = {
     {"document data (Table 2)", document_data},
     {"P1 exact period", exact_period},
     {"exact solution vs rk8pd reference", exact_against_reference},
+    {"exact solution stepped along a grid", exact_sequence},
     {"model derivatives vs finite differences", model_derivatives},
     {"P8 multiplier at the bottom", multiplier_at_the_bottom},
     {"P2 P3 tight projection", tight_projection},

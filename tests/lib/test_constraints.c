@@ -354,6 +354,73 @@ static void rank_by_pivoted_qr(void)
     gsl_matrix_free(C3);
 }
 
+/* the condition of A = L L^T from L: exact up to order 8 (against an
+ * independent inverse by LU), GSL's estimate above (never above the truth,
+ * within a factor 10 of it here); a factor without a positive diagonal is
+ * reported singular */
+static double exact_cond1(const gsl_matrix *A)
+{
+    const size_t k = A->size1;
+    gsl_matrix *LU = gsl_matrix_alloc(k, k), *inv = gsl_matrix_alloc(k, k);
+    gsl_permutation *p = gsl_permutation_alloc(k);
+    int sign;
+    gsl_matrix_memcpy(LU, A);
+    gsl_linalg_LU_decomp(LU, p, &sign);
+    gsl_linalg_LU_invert(LU, p, inv);
+    double na = 0.0, ni = 0.0;
+    for (size_t j = 0; j < k; j++) {
+        double ca = 0.0, ci = 0.0;
+        for (size_t i = 0; i < k; i++) {
+            ca += fabs(gsl_matrix_get(A, i, j));
+            ci += fabs(gsl_matrix_get(inv, i, j));
+        }
+        na = fmax(na, ca);
+        ni = fmax(ni, ci);
+    }
+    gsl_matrix_free(LU);
+    gsl_matrix_free(inv);
+    gsl_permutation_free(p);
+    return na * ni;
+}
+
+static void cholesky_rcond_exact_when_small(void)
+{
+    gsl_vector *work = gsl_vector_alloc(3 * 12);
+    unsigned seed = 7;
+    const size_t sizes[] = {1, 2, 3, 5, 8, 12};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        const size_t k = sizes[s];
+        gsl_matrix *B = gsl_matrix_alloc(k, k), *A = gsl_matrix_alloc(k, k);
+        for (size_t i = 0; i < k; i++)
+            for (size_t j = 0; j < k; j++) {
+                seed = seed * 1103515245u + 12345u;
+                gsl_matrix_set(B, i, j, (double)(seed >> 8) / (1u << 24) - 0.5);
+            }
+        /* A = B B^T + a graded diagonal: non-symmetric B, uneven scales */
+        gsl_blas_dgemm(CblasNoTrans, CblasTrans, 1.0, B, B, 0.0, A);
+        for (size_t i = 0; i < k; i++)
+            gsl_matrix_set(A, i, i, gsl_matrix_get(A, i, i) + pow(10.0, -(double)i / 2));
+        const double truth = exact_cond1(A);
+        gsl_linalg_cholesky_decomp1(A);
+        double rcond = -1.0;
+        gsl_vector_view w = gsl_vector_subvector(work, 0, 3 * k);
+        CHECK_STATUS(mbd_constraints_cholesky_rcond(A, &rcond, &w.vector), GSL_SUCCESS);
+        if (k <= MBD_CONSTRAINTS_EXACT_RCOND)
+            CHECK_CLOSE(1.0 / rcond, truth, 1e-11 * truth);
+        else
+            CHECK_MSG(1.0 / rcond <= truth * (1 + 1e-12) && 1.0 / rcond > 0.1 * truth,
+                      "order %zu: estimate %g, truth %g", k, 1.0 / rcond, truth);
+        if (k == 3) {
+            gsl_matrix_set(A, 1, 1, 0.0);   /* not a Cholesky factor */
+            CHECK_STATUS(mbd_constraints_cholesky_rcond(A, &rcond, &w.vector), GSL_SUCCESS);
+            CU_ASSERT_EQUAL(rcond, 0.0);
+        }
+        gsl_matrix_free(A);
+        gsl_matrix_free(B);
+    }
+    gsl_vector_free(work);
+}
+
 static CU_TestInfo tests[] = {
     {"accel_is_the_kkt_solution", accel_is_the_kkt_solution},
     {"kkt_without_positive_mass", kkt_without_positive_mass},
@@ -361,6 +428,7 @@ static CU_TestInfo tests[] = {
     {"newton_on_a_circle", newton_on_a_circle},
     {"velocity_solve", velocity_solve},
     {"rank_by_pivoted_qr", rank_by_pivoted_qr},
+    {"cholesky_rcond_exact_when_small", cholesky_rcond_exact_when_small},
     CU_TEST_INFO_NULL,
 };
 

@@ -105,7 +105,16 @@ int mbd_constraints_velocity(mbd_constraints *c, const mbd_system *s, double t,
                              const gsl_vector *q, gsl_vector *qd, int weighted, double tol,
                              int *moved);
 
-/* The 1-norm condition number estimates of the last S and M the workspace
+/* The reciprocal 1-norm condition number of A = L L^T from its Cholesky
+ * factor L (the lower triangle, as gsl_linalg_cholesky_decomp1 leaves it):
+ * exact, from the explicit inverse, up to order MBD_CONSTRAINTS_EXACT_RCOND;
+ * above it GSL's estimate (gsl_linalg_cholesky_rcond, work of 3 k). 0 when
+ * L has a diagonal entry that is not positive and finite. The checks of S
+ * and M below use it. */
+#define MBD_CONSTRAINTS_EXACT_RCOND 8
+int mbd_constraints_cholesky_rcond(const gsl_matrix *L, double *rcond, gsl_vector *work);
+
+/* The 1-norm condition numbers of the last S and M the workspace
  * factored (from the check the factoring made; nothing is recomputed), also
  * when the check refused them; INFINITY when there was no Cholesky factor
  * (not positive definite). */
