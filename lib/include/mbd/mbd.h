@@ -3,6 +3,8 @@
  * The pipeline, one header per stage, and what sits beside it:
  *
  *   system.h        the model: a constrained system in generalized coordinates
+ *   planar.h        planar bodies, joints, drivers and forces assembled into
+ *                   a system (reference coordinates x, y, theta per body)
  *   constraints.h   the one constraint solver (Schur complement, augmented
  *                   solve, Newton, velocity and acceleration solves, rank)
  *   formulation.h   the method: a table of operations that turns a state into
@@ -23,12 +25,14 @@
  * mbd_sim_params and mbd_simulate (simulate.h), mbd_tableau_* (ode.h),
  * mbd_stepper (run.h), mbd_csv_*, mbd_table_*, mbd_summary_*, mbd_plot_*
  * (io.h), mbd_failure_* and mbd_status_word (error.h). Macros start with
- * MBD_. */
+ * MBD_. The private kernels of lib/src (dense.h: small dense linear algebra)
+ * follow the same rule and are not installed. */
 #ifndef MBD_MBD_H
 #define MBD_MBD_H
 
 #include "mbd/error.h"
 #include "mbd/system.h"
+#include "mbd/planar.h"
 #include "mbd/constraints.h"
 #include "mbd/formulation.h"
 #include "mbd/correction.h"
