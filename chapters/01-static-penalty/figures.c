@@ -26,12 +26,8 @@ int ch01_write_figures(const char *prefix, const ch01_problem *p, mbd_failure *f
         {"rounding scale eps cond_2(K_c)", k, eps_cond, N_SWEEP, "lines dt 3", 0},
     };
     /* a vertical line at the document's choice, C = max|K| x 10^4 */
-    char extra[256];
-    snprintf(extra, sizeof extra,
-             "set key bottom left\nset yrange [1e-17:1]\n"
-             "set arrow from %g, graph 0 to %g, graph 1 nohead dt 4 lc rgb 'gray40'\n"
-             "set label \"document's C\" at %g, graph 0.95 offset 0.5,0 tc rgb 'gray40'",
-             p->C, p->C, p->C);
+    char extra[256] = "set key bottom left\nset yrange [1e-17:1]\n";
+    mbd_plot_marker(extra, sizeof extra, p->C, "document's C", 0);
     const mbd_panel panel = {
         .title = "Static penalty: error against the penalty factor (document 000, Fig. 1 bar)",
         .xlabel = "penalty factor C  [N/mm]",

@@ -27,8 +27,6 @@
 
 int main(int argc, char **argv)
 {
-    gsl_set_error_handler_off();
-
     double beta0 = 0.0;
     int beta0_given = 0, literal = 0;
     const mbd_cli_extra extra[] = {
@@ -52,10 +50,9 @@ int main(int argc, char **argv)
                  "Figures (--plot PREFIX): PREFIX-sweep.svg.",
     };
     mbd_cli_common opt;
-    mbd_cli_defaults(&opt);
-    int st = mbd_cli_parse(&spec, argc, argv, &opt, stdout, stderr);
-    if (st != GSL_SUCCESS)
-        return mbd_cli_parse_exit(st);
+    int code;
+    if (!mbd_cli_start(&spec, argc, argv, &opt, &code))
+        return code;
 
     ch01_program prog = {.opt = &opt, .beta0_story = beta0_given ? beta0 : 0.5};
     ch01_problem *p = &prog.p;
@@ -64,7 +61,7 @@ int main(int argc, char **argv)
     p->bar.beta0[1] = beta0;
     p->literal = literal;
     int exit_code;
-    st = ch01_solve(p);
+    int st = ch01_solve(p);
     if (st != GSL_SUCCESS) {
         mbd_failure fail;
         mbd_failure_set(&fail, st, NAN, "the Lagrange-multiplier system is singular");

@@ -295,12 +295,8 @@ static int bench_sweep(void *ctx, mbd_cli_bench_counts *n)
 static int bench_story(void *ctx, mbd_cli_bench_counts *n)
 {
     (void)n;
-    FILE *null = fopen("/dev/null", "w");
-    if (null == NULL)
-        return MBD_EIO;
-    int st = ch01_story(null, ctx, 0.5);
-    fclose(null);
-    return st;
+    FILE *null = mbd_cli_bench_sink();
+    return null == NULL ? MBD_EIO : ch01_story(null, ctx, 0.5);
 }
 
 /* ------------------------------------------------------------------------ */

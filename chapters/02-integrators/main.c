@@ -35,8 +35,6 @@
 
 int main(int argc, char **argv)
 {
-    gsl_set_error_handler_off();
-
     const char *problem = "decay";
     double alpha = ALPHA, omega = OMEGA;
     long order = 4, corrections = 1;
@@ -97,10 +95,9 @@ int main(int argc, char **argv)
                  "PREFIX-steps.svg.",
     };
     mbd_cli_common opt;
-    mbd_cli_defaults(&opt);
-    int st = mbd_cli_parse(&spec, argc, argv, &opt, stdout, stderr);
-    if (st != GSL_SUCCESS)
-        return mbd_cli_parse_exit(st);
+    int code;
+    if (!mbd_cli_start(&spec, argc, argv, &opt, &code))
+        return code;
 
 #define USAGE(...) return mbd_cli_exit_status(mbd_cli_usage_error(&spec, stderr, __VA_ARGS__))
     const char *method = opt.method_given ? opt.method : "rk4";
@@ -147,7 +144,7 @@ int main(int argc, char **argv)
         prog.rs.lim.max_outputs = opt.max_outputs;
         prog.rs.lim.error_every_step = 1;
         ch02_params(prog.rs.scheme, &prog.rs.set, &prog.p);
-        st = ch02_check_run(&spec, &opt, &prog.rs, &prog.p);
+        int st = ch02_check_run(&spec, &opt, &prog.rs, &prog.p);
         if (st != GSL_SUCCESS)
             return mbd_cli_exit_status(st);
     }

@@ -34,17 +34,13 @@
 
 int main(int argc, char **argv)
 {
-    gsl_set_error_handler_off();
-
     mbd_cli_mechanism mech = {.mu = 1e5, .alpha = 20.0, .beta = 20.0};
     mbd_cli_extra extra[4];
     mbd_cli_mechanism_options(&mech, 1e15, NULL, extra);
     mbd_cli_choice methods[16], integrators[16];
-    size_t nm = mbd_cli_choices(mbd_formulation_method_names, mbd_formulation_method_descriptions,
-                                methods, 16);
+    size_t nm = mbd_cli_mechanism_choices(methods, integrators, 15);
     methods[nm++] = (mbd_cli_choice){"direct", "theta'' = -(g/L) sin theta in the angle (eq. 73)"};
     methods[nm] = (mbd_cli_choice){NULL, NULL};
-    mbd_cli_choices(mbd_ode_preset_names, mbd_ode_preset_descriptions, integrators, 16);
     const mbd_cli_spec spec = {
         .program = PROGRAM,
         .purpose = "The simple pendulum by projection, static penalty, Baumgarte, alternate and index-2\n"
@@ -72,47 +68,20 @@ int main(int argc, char **argv)
                  "PREFIX-penalty-factor.svg, PREFIX-baumgarte.svg.",
     };
     mbd_cli_common opt;
-    mbd_cli_defaults(&opt);
-    int st = mbd_cli_parse(&spec, argc, argv, &opt, stdout, stderr);
-    if (st != GSL_SUCCESS)
-        return mbd_cli_parse_exit(st);
+    int code;
+    if (!mbd_cli_start(&spec, argc, argv, &opt, &code))
+        return code;
 
-#define USAGE(...) return mbd_cli_exit_status(mbd_cli_usage_error(&spec, stderr, __VA_ARGS__))
+    /* one run: its spec from the options, checked before anything runs */
     const char *method = opt.method_given ? opt.method : "penalty";
-    const int is_direct = strcmp(method, "direct") == 0;
-    const int is_index2 = strcmp(method, "index2-penalty") == 0;
-    if (mech.project && is_direct)
-        USAGE("--project: the direct method integrates the angle theta, which has no constraint "
-              "to project onto");
-    if (mbd_cli_check_method_options(&spec, method, mech.mu_given, mech.alpha_given,
-                                     mech.beta_given, mech.project, stderr) != GSL_SUCCESS)
+    if (mech.project && strcmp(method, "direct") == 0)
+        return mbd_cli_exit_status(mbd_cli_usage_error(
+            &spec, stderr, "--project: the direct method integrates the angle theta, which has "
+                           "no constraint to project onto"));
+    ch03_program prog = {.opt = &opt};
+    ch03_spec_default(&prog.spec);
+    if (mbd_cli_study_spec(&spec, &opt, &mech, method, "ode23", &prog.spec, stderr) != GSL_SUCCESS)
         return MBD_EXIT_USAGE;
-    ch03_program prog = {.opt = &opt, .asked = opt.integrator_given ? opt.integrator : "ode23"};
-    ch03_spec *rs = &prog.spec;
-    ch03_spec_default(rs);
-    rs->method = method;
-    rs->mu = mech.mu;
-    rs->alpha = mech.alpha;
-    rs->beta = mech.beta;
-    rs->project = mech.project;
-    if (opt.t_end_given)
-        rs->t_end = opt.t_end;
-    if (opt.dt_out_given)
-        rs->dt_out = opt.dt_out;
-    rs->max_violation = opt.max_violation;
-    rs->max_steps = opt.max_steps;
-    rs->max_outputs = opt.max_outputs;
-    {
-        mbd_cli_common o2 = opt;
-        if (is_index2)
-            o2.integrator_given = 0;   /* eq. (58) is stiff: msbdf, with --h, --rtol, --atol */
-        st = mbd_cli_integrator(&spec, &o2, is_index2 ? "msbdf" : "ode23", &rs->ode, stderr);
-        if (st != GSL_SUCCESS)
-            return MBD_EXIT_USAGE;
-    }
-    if (mbd_cli_check_run(&spec, &opt, 0.0, rs->t_end, rs->dt_out, &rs->ode, stderr) != GSL_SUCCESS)
-        return MBD_EXIT_USAGE;
-#undef USAGE
     prog.S = ch03_study_alloc();
     if (prog.S == NULL)
         return MBD_EXIT_NUMERICAL;

@@ -510,8 +510,8 @@ void ch03_write_report(FILE *out, const ch03_spec *spec, const ch03_result *r,
     if (spec->project)
         fprintf(out, ", post-step projection");
     fprintf(out, ", integrator %s", r->integrator);
-    if (r->forced_msbdf)
-        fprintf(out, " (eq. 58 is stiff: msbdf replaces %s)", spec->ode.name);
+    if (r->forced_msbdf && spec->integrator_asked)
+        fprintf(out, " (eq. 58 is stiff: msbdf replaces %s)", spec->integrator_asked);
     fprintf(out, ", t = 0 ... %g s, outputs every %g s\n", spec->t_end, spec->dt_out);
     fprintf(out, "  steps %ld (rejected %ld), f evaluations %ld, corrections %ld, time %s\n",
             r->stats.run.ode.steps, r->stats.run.ode.rejected, r->stats.run.ode.fevals,
@@ -674,12 +674,8 @@ int ch03_bench(long repeats, ch03_study *S)
     ch03_pendulum p;
     ch03_pendulum_document(&p);
     (void)S;   /* the story's case computes its own */
-    bench_case b = {.p = &p, .null = fopen("/dev/null", "w")};
-    if (b.null == NULL)
-        return MBD_EIO;
-    int st = bench_cases(repeats, &b);
-    fclose(b.null);
-    return st;
+    bench_case b = {.p = &p, .null = mbd_cli_bench_sink()};
+    return b.null == NULL ? MBD_EIO : bench_cases(repeats, &b);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -722,15 +718,6 @@ int ch03_program_run(void *ctx, mbd_failure *fail)
         mbd_failure_set(fail, st, NAN, "the run could not be set up (%s)", mbd_strerror(st));
         mbd_history_free(&h);
         return st;
-    }
-    /* main.c gave index2-penalty msbdf already; the run says what replaced what */
-    if (strcmp(prog->spec.method, "index2-penalty") == 0 && strcmp(prog->asked, "msbdf") != 0)
-        r.forced_msbdf = 1;
-    if (r.forced_msbdf) {
-        if (opt->csv && strcmp(opt->csv, "-") != 0)
-            fprintf(stderr, PROGRAM ": note: index2-penalty is stiff (eq. 58): integrated with "
-                            "msbdf, not %s\n", prog->asked);
-        prog->spec.ode.name = prog->asked;   /* for the report: what was asked for */
     }
     one_run o = {prog, &r, &e, &h, &p};
     mbd_study_result res = {.status = r.status, .fail = r.fail, .stats = r.stats};

@@ -153,7 +153,6 @@ void ch03_study_free(ch03_study *S);
 typedef struct {
     const mbd_cli_common *opt;
     ch03_spec spec;              /* one run's */
-    const char *asked;           /* the integrator asked for (index2-penalty runs msbdf) */
     ch03_study *S;               /* the story's computations */
 } ch03_program;
 int ch03_program_bench(void *prog, long repeats, mbd_failure *fail);

@@ -32,8 +32,6 @@
 
 int main(int argc, char **argv)
 {
-    gsl_set_error_handler_off();
-
     const char *variant = "table";
     int variant_given = 0;
     mbd_cli_mechanism mech = {.mu = 0.0, .alpha = CH04_ALPHA, .beta = CH04_BETA};
@@ -49,8 +47,7 @@ int main(int argc, char **argv)
     mbd_cli_mechanism_options(&mech, 1e20, "penalty factor (default: the variant's, 1e7 or 1e5)",
                               extra + 1);
     mbd_cli_choice methods[16], integrators[16];
-    mbd_cli_choices(mbd_formulation_method_names, mbd_formulation_method_descriptions, methods, 16);
-    mbd_cli_choices(mbd_ode_preset_names, mbd_ode_preset_descriptions, integrators, 16);
+    mbd_cli_mechanism_choices(methods, integrators, 16);
     const mbd_cli_spec spec = {
         .program = PROGRAM,
         .purpose = "The Scotch yoke: static penalty against projection on a forced mechanism, with an\n"
@@ -80,50 +77,22 @@ int main(int argc, char **argv)
                  "Figures (--plot PREFIX): PREFIX-motion.svg, PREFIX-difference.svg, PREFIX-error.svg.",
     };
     mbd_cli_common opt;
-    mbd_cli_defaults(&opt);
-    int st = mbd_cli_parse(&spec, argc, argv, &opt, stdout, stderr);
-    if (st != GSL_SUCCESS)
-        return mbd_cli_parse_exit(st);
+    int code;
+    if (!mbd_cli_start(&spec, argc, argv, &opt, &code))
+        return code;
 
     /* one run: its spec from the options, checked before anything runs */
     ch04_program prog = {.opt = &opt};
-    const char *method = opt.method_given ? opt.method : "penalty-baumgarte";
-    if (mbd_cli_check_method_options(&spec, method, mech.mu_given, mech.alpha_given,
-                                     mech.beta_given, mech.project, stderr) != GSL_SUCCESS)
-        return MBD_EXIT_USAGE;
     ch04_variant var = CH04_TABLE;
     ch04_variant_of(variant, &var);
     ch04_params_init(&prog.p, var);
-    ch04_config *c = &prog.c;
-    ch04_config_default(c, &prog.p, method, "ode23");
-    if (mbd_cli_integrator(&spec, &opt, "ode23", &c->ode, stderr) != GSL_SUCCESS)
+    const char *method = opt.method_given ? opt.method : "penalty-baumgarte";
+    ch04_config_default(&prog.c, &prog.p, method, "ode23");
+    if (mbd_cli_study_spec(&spec, &opt, &mech, method, "ode23", &prog.c, stderr) != GSL_SUCCESS)
         return MBD_EXIT_USAGE;
-    /* the index-2 penalty is stiff: it runs with msbdf whatever --integrator says
-     * (as in chapter 03) */
-    mbd_formulation_params fp = {0};
-    const char *asked = c->ode.name;
-    prog.replaced = !mech.project && mbd_formulation_method(method, &fp) == GSL_SUCCESS
-                    && mbd_formulation_stiff_integrator(&fp, &c->ode);
-    if (prog.replaced)
-        fprintf(stderr, "%s: %s is stiff (rates ~ mu |C_q|^2): msbdf replaces %s\n", PROGRAM,
-                method, asked);
     /* one run has no step floor of its own: the step limit stops a crawl and
      * says whether stiffness or the tolerance holds the step */
-    c->ode.hmin = 0.0;
-    c->max_steps = opt.max_steps;
-    c->max_outputs = opt.max_outputs;
-    c->project = mech.project;
-    if (mech.mu_given)
-        c->mu = mech.mu;
-    c->alpha = mech.alpha;
-    c->beta = mech.beta;
-    if (opt.t_end_given)
-        c->t_end = opt.t_end;
-    if (opt.dt_out_given)
-        c->dt_out = opt.dt_out;
-    c->max_violation = opt.max_violation;
-    if (mbd_cli_check_run(&spec, &opt, 0.0, c->t_end, c->dt_out, &c->ode, stderr) != GSL_SUCCESS)
-        return MBD_EXIT_USAGE;
+    prog.c.ode.hmin = 0.0;
 
     prog.s = calloc(1, sizeof *prog.s);
     if (prog.s == NULL)

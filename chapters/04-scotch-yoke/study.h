@@ -113,7 +113,6 @@ typedef struct {
     const mbd_cli_common *opt;
     ch04_params p;               /* one run's model */
     ch04_config c;               /* and spec */
-    int replaced;                /* msbdf replaced the integrator asked for */
     ch04_study *s;               /* the story's computations */
 } ch04_program;
 int ch04_program_bench(void *prog, long repeats, mbd_failure *fail);

@@ -165,11 +165,8 @@ int ch05_write_figures(const char *prefix, ch05_study *s, mbd_failure *fail)
             {"true energy, document M", t, Ed, N, "lines dt 2", 0},
             {"(1/2) q'^T M_{doc} q' + V, document M", t, Eown, N, "lines dt 3", 0},
         };
-        char extra[256];
-        snprintf(extra, sizeof extra,
-                 "set key bottom left\nset arrow from %g, graph 0 to %g, graph 1 nohead dt 4 lc rgb "
-                 "'gray40'\nset label 'document horizon' at %g, graph 0.95 right offset -0.5,0 tc "
-                 "rgb 'gray40'", T_DOC, T_DOC, T_DOC);
+        char extra[256] = "set key bottom left\n";
+        mbd_plot_marker(extra, sizeof extra, T_DOC, "document horizon", 1);
         const mbd_panel panel = {.title = "Energy along the reduced references (zero at the pivot's height)",
                                  .xlabel = "t [s]", .ylabel = "E [J]", .series = ser, .nseries = 3,
                                  .extra = extra};

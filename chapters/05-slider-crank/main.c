@@ -38,8 +38,6 @@
 
 int main(int argc, char **argv)
 {
-    gsl_set_error_handler_off();
-
     const char *mass = "document";
     int mass_given = 0;
     mbd_cli_mechanism mech = {.mu = 1e5, .alpha = 20.0, .beta = 20.0};
@@ -55,8 +53,7 @@ int main(int argc, char **argv)
     };
     mbd_cli_mechanism_options(&mech, 1e20, NULL, extra + 1);
     mbd_cli_choice methods[16], integrators[16];
-    mbd_cli_choices(mbd_formulation_method_names, mbd_formulation_method_descriptions, methods, 16);
-    mbd_cli_choices(mbd_ode_preset_names, mbd_ode_preset_descriptions, integrators, 16);
+    mbd_cli_mechanism_choices(methods, integrators, 16);
     const mbd_cli_spec spec_cli = {
         .program = PROGRAM,
         .purpose = "Penalty against projection on the slider-crank; the fold singularity; the "
@@ -98,46 +95,22 @@ int main(int argc, char **argv)
                  "the fold th1 = 0 just\nafter 1.8 s: try --t-end 2.",
     };
     mbd_cli_common opt;
-    mbd_cli_defaults(&opt);
-    opt.t_end = T_DOC;
-    opt.dt_out = 1e-4;
-    int st = mbd_cli_parse(&spec_cli, argc, argv, &opt, stdout, stderr);
-    if (st != GSL_SUCCESS)
-        return mbd_cli_parse_exit(st);
+    int code;
+    if (!mbd_cli_start(&spec_cli, argc, argv, &opt, &code))
+        return code;
 
     /* one run: its spec from the options, checked before anything runs */
     ch05_program prog = {.opt = &opt};
     ch05_spec *spec = &prog.spec;
     ch05_spec_document(spec);
-    spec->run.method = opt.method_given ? opt.method : "penalty-baumgarte";
-    if (mbd_cli_check_method_options(&spec_cli, spec->run.method, mech.mu_given, mech.alpha_given,
-                                     mech.beta_given, mech.project, stderr) != GSL_SUCCESS
-        || mbd_cli_integrator(&spec_cli, &opt, "ode23", &spec->run.ode, stderr) != GSL_SUCCESS)
-        return MBD_EXIT_USAGE;
-    /* the index-2 penalty is stiff: it runs with msbdf whatever --integrator says
-     * (as in chapter 03) */
-    mbd_formulation_params fp = {0};
-    const char *asked = spec->run.ode.name;
-    if (opt.run_options && !mech.project && mbd_formulation_method(spec->run.method, &fp) == GSL_SUCCESS
-        && mbd_formulation_stiff_integrator(&fp, &spec->run.ode))
-        fprintf(stderr, "%s: %s is stiff (rates ~ mu |C_q|^2): msbdf replaces %s\n", PROGRAM,
-                spec->run.method, asked);
     spec->mass = strcmp(mass, "consistent") == 0 ? CH05_MASS_CONSISTENT : CH05_MASS_DOCUMENT;
-    spec->run.mu = mech.mu;
-    spec->run.alpha = mech.alpha;
-    spec->run.beta = mech.beta;
-    spec->run.project = mech.project;
-    spec->run.t_end = opt.t_end;
-    spec->run.dt_out = opt.dt_out;
-    spec->run.max_violation = opt.max_violation;
     spec->run.record_condition = 1;
-    spec->run.max_steps = opt.max_steps;
-    spec->run.max_outputs = opt.max_outputs;
+    if (mbd_cli_study_spec(&spec_cli, &opt, &mech, opt.method_given ? opt.method
+                                                                     : "penalty-baumgarte",
+                           "ode23", &spec->run, stderr) != GSL_SUCCESS)
+        return MBD_EXIT_USAGE;
     /* a loose run's errors against the reference computed once (dense output) */
     spec->reference_dense = spec->run.ode.adaptive && spec->run.ode.rtol >= 1e-6;
-    if (mbd_cli_check_run(&spec_cli, &opt, 0.0, spec->run.t_end, spec->run.dt_out, &spec->run.ode, stderr)
-        != GSL_SUCCESS)
-        return MBD_EXIT_USAGE;
 
     prog.s = ch05_study_alloc();
     if (prog.s == NULL) {

@@ -233,6 +233,16 @@ int mbd_cli_parse_exit(int st)
     return st == MBD_CLI_DONE ? MBD_EXIT_OK : MBD_EXIT_USAGE;
 }
 
+int mbd_cli_start(const mbd_cli_spec *spec, int argc, char **argv, mbd_cli_common *opt,
+                  int *exit_code)
+{
+    gsl_set_error_handler_off();
+    mbd_cli_defaults(opt);
+    const int st = mbd_cli_parse(spec, argc, argv, opt, stdout, stderr);
+    *exit_code = st == GSL_SUCCESS ? MBD_EXIT_OK : mbd_cli_parse_exit(st);
+    return st == GSL_SUCCESS;
+}
+
 int mbd_cli_usage_error(const mbd_cli_spec *spec, FILE *err, const char *fmt, ...)
 {
     va_list ap;
@@ -532,6 +542,14 @@ int mbd_cli_dispatch(const mbd_cli_program *p, const mbd_cli_common *c)
     return mbd_cli_exit_status(fail.status);
 }
 
+size_t mbd_cli_mechanism_choices(mbd_cli_choice *methods, mbd_cli_choice *integrators,
+                                 size_t cap)
+{
+    mbd_cli_choices(mbd_ode_preset_names, mbd_ode_preset_descriptions, integrators, cap);
+    return mbd_cli_choices(mbd_formulation_method_names, mbd_formulation_method_descriptions,
+                           methods, cap);
+}
+
 size_t mbd_cli_choices(const char *const *names, const char *const *descriptions,
                        mbd_cli_choice *out, size_t cap)
 {
@@ -648,6 +666,54 @@ int mbd_cli_check_method_options(const mbd_cli_spec *spec, const char *method, i
                                    alpha_given ? "alpha" : "beta", method);
     return GSL_SUCCESS;
 }
+
+/* >> study-spec */
+int mbd_cli_study_spec(const mbd_cli_spec *cli, const mbd_cli_common *opt,
+                       const mbd_cli_mechanism *mech, const char *method, const char *integrator,
+                       mbd_study_spec *spec, FILE *err)
+{
+    int st = mbd_cli_check_method_options(cli, method, mech->mu_given, mech->alpha_given,
+                                          mech->beta_given, mech->project, err);
+    if (st != GSL_SUCCESS)
+        return st;
+    spec->method = method;
+    /* eq. (58)'s rates ~ mu |C_q|^2 are stiff: msbdf, with the step options */
+    mbd_formulation_params fp = {0};
+    const int stiff = mbd_formulation_method(method, &fp) == GSL_SUCCESS
+                      && mbd_formulation_is_stiff(&fp);
+    const char *asked = opt->integrator_given ? opt->integrator : integrator;
+    if (stiff && strcmp(asked, "msbdf") != 0) {
+        if (mbd_ode_preset(asked, &spec->ode) != GSL_SUCCESS)
+            return mbd_cli_usage_error(cli, err, "--integrator: unknown integrator '%s' (see "
+                                       "--list)", asked);
+        mbd_cli_common o = *opt;
+        o.integrator_given = 0;
+        st = mbd_cli_integrator(cli, &o, "msbdf", &spec->ode, err);
+        spec->integrator_asked = asked;
+        if (st == GSL_SUCCESS && opt->integrator_given)
+            fprintf(err, "%s: note: %s is stiff (rates ~ mu |C_q|^2): integrated with msbdf, not "
+                         "%s\n", cli->program, method, asked);
+    } else {
+        st = mbd_cli_integrator(cli, opt, integrator, &spec->ode, err);
+        spec->integrator_asked = NULL;
+    }
+    if (st != GSL_SUCCESS)
+        return st;
+    if (mech->mu_given)
+        spec->mu = mech->mu;
+    spec->alpha = mech->alpha;
+    spec->beta = mech->beta;
+    spec->project = mech->project;
+    if (opt->t_end_given)
+        spec->t_end = opt->t_end;
+    if (opt->dt_out_given)
+        spec->dt_out = opt->dt_out;
+    spec->max_violation = opt->max_violation;
+    spec->max_steps = opt->max_steps;
+    spec->max_outputs = opt->max_outputs;
+    return mbd_cli_check_run(cli, opt, spec->t0, spec->t_end, spec->dt_out, &spec->ode, err);
+}
+/* << study-spec */
 
 int mbd_cli_integrator(const mbd_cli_spec *spec, const mbd_cli_common *c, const char *fallback,
                        mbd_ode_params *p, FILE *err)

@@ -603,3 +603,11 @@ int mbd_cli_bench_pipeline(FILE *out, const char *program, const char *case_name
         st = bench_rhs(out, program, case_name, repeats, &c);
     return st;
 }
+
+FILE *mbd_cli_bench_sink(void)
+{
+    static FILE *sink;
+    if (sink == NULL)
+        sink = fopen("/dev/null", "w");
+    return sink;
+}

@@ -198,6 +198,18 @@ int mbd_summary_string(FILE *out, const char *key, const char *value)
 /* ------------------------------------------------------------------------ */
 /* Figures                                                                   */
 
+char *mbd_plot_marker(char *buf, size_t size, double x, const char *label, int left)
+{
+    const size_t used = strlen(buf);
+    if (used + 1 < size)
+        snprintf(buf + used, size - used,
+                 "%sset arrow from %.17g, graph 0 to %.17g, graph 1 nohead dt 4 lc rgb 'gray40'\n"
+                 "set label \"%s\" at %.17g, graph 0.95 %soffset %s0.5,0 tc rgb 'gray40'\n",
+                 used > 0 && buf[used - 1] != '\n' ? "\n" : "", x, x, label, x,
+                 left ? "right " : "", left ? "-" : "");
+    return buf;
+}
+
 const char *mbd_plot_path(char *buf, size_t size, const char *prefix, const char *name)
 {
     snprintf(buf, size, "%s-%s.svg", prefix, name);

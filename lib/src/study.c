@@ -45,7 +45,8 @@ int mbd_study_run(const mbd_system *sys, const mbd_study_spec *spec, const doubl
                                "post-step projection needs the state (q, q'), which the %s "
                                "does not carry", mbd_formulation_kind_name(fp.kind));
     /* a stiff formulation (rates ~ mu |C_q|^2) runs with an implicit BDF */
-    r->integrator_replaced = mbd_formulation_stiff_integrator(&fp, &ode);
+    r->integrator_replaced = mbd_formulation_stiff_integrator(&fp, &ode)
+                             || spec->integrator_asked != NULL;
     r->integrator = ode.name;
     mbd_formulation *f = mbd_formulation_alloc(sys, &fp);
     if (f == NULL)

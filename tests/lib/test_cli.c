@@ -11,6 +11,7 @@
 #include "check.h"
 #include "mbd/cli.h"
 #include "mbd/error.h"
+#include "mbd/io.h"
 
 static const mbd_cli_choice METHODS[] = {{"projection", "Lagrange multipliers"},
                                          {"penalty", "static penalty"},
@@ -407,6 +408,125 @@ static void bench_pipeline_rows(void)
     CHECK_REL(bench_value(lines, 3, "overhead"), rhs / lu, 1e-4);
 }
 
+/* One method run's spec from the options (mbd_cli_study_spec), on the
+ * mechanism options as the chapters bind them. */
+static int study_spec(const char *const *args, const char *method, mbd_study_spec *spec,
+                      char *err_out, size_t err_size)
+{
+    mbd_cli_mechanism mech = {.mu = 1e5, .alpha = 20.0, .beta = 20.0};
+    mbd_cli_extra extra[4];
+    mbd_cli_mechanism_options(&mech, 1e15, NULL, extra);
+    mbd_cli_choice methods[16], integrators[16];
+    mbd_cli_mechanism_choices(methods, integrators, 16);
+    const mbd_cli_spec cli = {.program = "mech", .common = MBD_OPT_OUTPUT | MBD_OPT_TIME,
+                              .extra = extra, .n_extra = 4, .methods = methods,
+                              .integrators = integrators};
+    char *argv[32];
+    int argc = 0;
+    argv[argc++] = (char *)"mech";
+    for (; *args; args++)
+        argv[argc++] = (char *)*args;
+    mbd_cli_common c;
+    mbd_cli_defaults(&c);
+    FILE *out = tmpfile(), *err = tmpfile();
+    int st = mbd_cli_parse(&cli, argc, argv, &c, out, err);
+    mbd_study_spec_init(spec, "penalty", 3.0, 1e-2);
+    spec->mu = 7e3;   /* a chapter's own default */
+    if (st == GSL_SUCCESS)
+        st = mbd_cli_study_spec(&cli, &c, &mech, method ? method : (c.method_given ? c.method
+                                                                                  : "penalty"),
+                                "ode23", spec, err);
+    rewind(err);
+    size_t n = fread(err_out, 1, err_size - 1, err);
+    err_out[n] = '\0';
+    fclose(out);
+    fclose(err);
+    return st;
+}
+
+static void study_spec_from_options(void)
+{
+    mbd_study_spec s;
+    char err[1024];
+    /* nothing given: the chapter's defaults stay, ode23 */
+    const char *none[] = {NULL};
+    CHECK_STATUS(study_spec(none, NULL, &s, err, sizeof err), GSL_SUCCESS);
+    CU_ASSERT_STRING_EQUAL(s.method, "penalty");
+    CU_ASSERT_STRING_EQUAL(s.ode.name, "ode23");
+    CU_ASSERT_EQUAL(s.mu, 7e3);
+    CU_ASSERT_EQUAL(s.t_end, 3.0);
+    CU_ASSERT_EQUAL(s.dt_out, 1e-2);
+    CU_ASSERT_PTR_NULL(s.integrator_asked);
+    /* each option once */
+    const char *all[] = {"--method", "penalty-baumgarte", "--mu", "2e6", "--alpha", "3", "--beta",
+                         "4", "--project", "--integrator", "rk4", "--h", "1e-3", "--t-end", "0.5",
+                         "--dt-out", "0.01", "--max-violation", "0.25", "--max-steps", "5000",
+                         "--max-outputs", "900", NULL};
+    CHECK_STATUS(study_spec(all, NULL, &s, err, sizeof err), GSL_SUCCESS);
+    CU_ASSERT_STRING_EQUAL(s.method, "penalty-baumgarte");
+    CU_ASSERT_STRING_EQUAL(s.ode.name, "rk4");
+    CU_ASSERT_EQUAL(s.ode.h, 1e-3);
+    CU_ASSERT_EQUAL(s.mu, 2e6);
+    CU_ASSERT_EQUAL(s.alpha, 3.0);
+    CU_ASSERT_EQUAL(s.beta, 4.0);
+    CU_ASSERT_EQUAL(s.project, 1);
+    CU_ASSERT_EQUAL(s.t_end, 0.5);
+    CU_ASSERT_EQUAL(s.dt_out, 0.01);
+    CU_ASSERT_EQUAL(s.max_violation, 0.25);
+    CU_ASSERT_EQUAL(s.max_steps, 5000);
+    CU_ASSERT_EQUAL(s.max_outputs, 900);
+    CU_ASSERT_STRING_EQUAL(err, "");
+    /* a stiff method: msbdf with the step options, the replaced one named,
+     * a note only when it was asked for by name */
+    const char *stiff[] = {"--method", "index2-penalty", "--rtol", "1e-9", NULL};
+    CHECK_STATUS(study_spec(stiff, NULL, &s, err, sizeof err), GSL_SUCCESS);
+    CU_ASSERT_STRING_EQUAL(s.ode.name, "msbdf");
+    CU_ASSERT_EQUAL(s.ode.rtol, 1e-9);
+    CHECK_MSG(s.integrator_asked && strcmp(s.integrator_asked, "ode23") == 0, "asked %s",
+              s.integrator_asked ? s.integrator_asked : "NULL");
+    CU_ASSERT_STRING_EQUAL(err, "");
+    const char *named[] = {"--method", "index2-penalty", "--integrator", "rk4", "--h", "1e-4",
+                           NULL};
+    CHECK_STATUS(study_spec(named, NULL, &s, err, sizeof err), GSL_SUCCESS);
+    CU_ASSERT_STRING_EQUAL(s.ode.name, "msbdf");
+    CU_ASSERT_EQUAL(s.ode.h, 1e-4);
+    CU_ASSERT_STRING_EQUAL(s.integrator_asked, "rk4");
+    CHECK_MSG(strstr(err, "integrated with msbdf, not rk4") != NULL, "note: %s", err);
+    const char *bdf[] = {"--method", "index2-penalty", "--integrator", "msbdf", NULL};
+    CHECK_STATUS(study_spec(bdf, NULL, &s, err, sizeof err), GSL_SUCCESS);
+    CU_ASSERT_PTR_NULL(s.integrator_asked);
+    /* refusals, each naming its option */
+    const char *mu_proj[] = {"--method", "projection", "--mu", "1e3", NULL};
+    CHECK_STATUS(study_spec(mu_proj, NULL, &s, err, sizeof err), MBD_EUSAGE);
+    CHECK_MSG(strstr(err, "--mu") != NULL, "%s", err);
+    const char *proj2[] = {"--method", "index2-penalty", "--project", NULL};
+    CHECK_STATUS(study_spec(proj2, NULL, &s, err, sizeof err), MBD_EUSAGE);
+    CHECK_MSG(strstr(err, "--project") != NULL, "%s", err);
+    const char *fixed_rtol[] = {"--integrator", "rk4", "--rtol", "1e-6", NULL};
+    CHECK_STATUS(study_spec(fixed_rtol, NULL, &s, err, sizeof err), MBD_EUSAGE);
+    CHECK_MSG(strstr(err, "--rtol") != NULL, "%s", err);
+    const char *long_out[] = {"--t-end", "0.1", "--dt-out", "0.5", NULL};
+    CHECK_STATUS(study_spec(long_out, NULL, &s, err, sizeof err), MBD_EUSAGE);
+    CHECK_MSG(strstr(err, "--dt-out") != NULL, "%s", err);
+}
+
+/* the marker of a figure: appended after what the panel had, at x */
+static void plot_marker_appends(void)
+{
+    char buf[256] = "set key left";
+    mbd_plot_marker(buf, sizeof buf, 1.8, "document's horizon", 1);
+    CHECK_MSG(strncmp(buf, "set key left\nset arrow from 1.8, graph 0 to 1.8, graph 1", 56) == 0,
+              "%s", buf);
+    CHECK_MSG(strstr(buf, "set label \"document's horizon\" at 1.8, graph 0.95 right offset "
+                          "-0.5,0") != NULL, "%s", buf);
+    char tiny[8] = "abc";
+    mbd_plot_marker(tiny, sizeof tiny, 1.0, "x", 0);
+    CU_ASSERT_EQUAL(strlen(tiny), 7);   /* truncated, still terminated */
+    FILE *sink = mbd_cli_bench_sink();
+    CU_ASSERT_PTR_NOT_NULL(sink);
+    CU_ASSERT_PTR_EQUAL(mbd_cli_bench_sink(), sink);   /* one for the process */
+}
+
 static CU_TestInfo tests[] = {
     {"values_and_equals_form", values_and_equals_form},
     {"bad_input_is_named", bad_input_is_named},
@@ -416,6 +536,8 @@ static CU_TestInfo tests[] = {
     {"bench_failure_writes_nothing", bench_failure_writes_nothing},
     {"bench_passes_write_rows_after_the_last", bench_passes_write_rows_after_the_last},
     {"bench_pipeline_rows", bench_pipeline_rows},
+    {"study_spec_from_options", study_spec_from_options},
+    {"plot_marker_appends", plot_marker_appends},
     CU_TEST_INFO_NULL,
 };
 

@@ -146,6 +146,17 @@ int mbd_cli_parse(const mbd_cli_spec *spec, int argc, char **argv, mbd_cli_commo
  * usage. Every main: if (st != GSL_SUCCESS) return mbd_cli_parse_exit(st); */
 int mbd_cli_parse_exit(int st);
 
+/* Every main's first step: GSL's error handler off (every failure is a
+ * status), the defaults (mbd_cli_defaults), then mbd_cli_parse with stdout
+ * and stderr. 1 to go on; 0 when the process should end (after --help,
+ * --version or --list, or a usage error), with *exit_code its status:
+ *     mbd_cli_common opt;
+ *     int code;
+ *     if (!mbd_cli_start(&spec, argc, argv, &opt, &code))
+ *         return code;                                                    */
+int mbd_cli_start(const mbd_cli_spec *spec, int argc, char **argv, mbd_cli_common *opt,
+                  int *exit_code);
+
 /* Says a usage error the way the parser does: "program: MESSAGE" and a line
  * pointing to --help, on `err`. Returns MBD_EUSAGE. For the checks a chapter
  * makes itself (options that do not go together). */
@@ -182,6 +193,13 @@ int mbd_cli_dispatch(const mbd_cli_program *p, const mbd_cli_common *c);
  * and ends it with {NULL, NULL}; returns the number of choices copied. */
 size_t mbd_cli_choices(const char *const *names, const char *const *descriptions,
                        mbd_cli_choice *out, size_t cap);
+
+/* The mechanism chapters' --method and --integrator choices: the library's
+ * formulation methods and integrator presets (methods[] and integrators[]
+ * of `cap` entries each); returns the number of methods, so a chapter can
+ * append one of its own (chapter 03's direct angle equation). */
+size_t mbd_cli_mechanism_choices(mbd_cli_choice *methods, mbd_cli_choice *integrators,
+                                 size_t cap);
 
 /* The integrator of a time-history chapter: the ode.h preset named by
  * --integrator (or `fallback` when it was not given), then --h, --rtol and
@@ -226,6 +244,21 @@ void mbd_cli_mechanism_options(mbd_cli_mechanism *m, double mu_max, const char *
  * combination that would be ignored; GSL_SUCCESS otherwise. */
 int mbd_cli_check_method_options(const mbd_cli_spec *spec, const char *method, int mu_given,
                                  int alpha_given, int beta_given, int project, FILE *err);
+
+/* One method run's spec from the command line, as every mechanism chapter
+ * reads it: spec->method = method, checked against --mu, --alpha, --beta and
+ * --project (mbd_cli_check_method_options); the integrator --integrator, or
+ * `integrator` when it is not given, with --h, --rtol and --atol; a method
+ * that is stiff by construction (the index-2 penalty) runs with msbdf, the
+ * step options applying to it, spec->integrator_asked naming the integrator
+ * it replaced, and a note on `err` when that one was asked for by name;
+ * --mu, --t-end and --dt-out when given; --alpha, --beta, --project,
+ * --max-violation, --max-steps and --max-outputs; then the run is checked
+ * (mbd_cli_check_run, from spec->t0). Fields that no option names keep their
+ * values. A refusal is written on `err` (MBD_EUSAGE); GSL_SUCCESS otherwise. */
+int mbd_cli_study_spec(const mbd_cli_spec *cli, const mbd_cli_common *opt,
+                       const mbd_cli_mechanism *mech, const char *method, const char *integrator,
+                       mbd_study_spec *spec, FILE *err);
 
 /* Parses a finite double from the whole of `text`; 0 on success. */
 int mbd_cli_parse_double(const char *text, double *value);
@@ -339,6 +372,11 @@ void mbd_cli_bench_header(FILE *out);
  * the rows on `out`, so that each program's output is a CSV file of its own.
  * A case that fails stops it: nothing is written and `fail` says why. */
 int mbd_cli_bench_passes(const mbd_cli_program *p, long repeats, FILE *out, mbd_failure *fail);
+
+/* A stream that discards what is written to it (/dev/null), opened once for
+ * the process: where the benchmarks send the stories and summaries they
+ * time. NULL when it cannot be opened. */
+FILE *mbd_cli_bench_sink(void);
 
 /* Times fn (as above) and writes its row with the given kind (whole-run or
  * integration: a case that is not of the pipeline's other kinds). */

@@ -132,6 +132,13 @@ int mbd_plot_svg(const char *path, const mbd_figure *fig, mbd_failure *fail);
 int mbd_plot_thin(size_t n, const double *px, const double *py, double tol, unsigned char *keep,
                   size_t *nkept);
 
+/* Appends to buf (a panel's `extra`, NUL-terminated, of `size` bytes) the
+ * gnuplot commands of a marker: a dashed grey vertical line across the panel
+ * at x and `label` near its top, to the right of the line (or to its left,
+ * right-aligned, when `left`). The label is gnuplot text in double quotes
+ * (no " or \ in it). Returns buf. */
+char *mbd_plot_marker(char *buf, size_t size, double x, const char *label, int left);
+
 /* Builds "PREFIX-name.svg" into buf. */
 const char *mbd_plot_path(char *buf, size_t size, const char *prefix, const char *name);
 

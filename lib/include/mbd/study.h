@@ -42,6 +42,9 @@ typedef struct {
     double max_violation;        /* > 0: stop when |C| exceeds it */
     long max_steps, max_outputs; /* 0: the library's limits (run.h) */
     int record_condition;        /* the history gets the formulation's condition number */
+    const char *integrator_asked; /* when not NULL: the integrator asked for, which ode
+                                    replaced (a stiff method runs with msbdf; see
+                                    mbd_cli_study_spec); the result says so */
 } mbd_study_spec;
 
 /* method, ode23, mu = 1e5, alpha = beta = 20, no projection (tolerance
