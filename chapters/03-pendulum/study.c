@@ -26,7 +26,7 @@ int ch03_method_uses_mu(const char *method)
 {
     mbd_formulation_params fp;
     return method != NULL && mbd_formulation_method(method, &fp) == GSL_SUCCESS
-           && fp.kind != MBD_FORMULATION_PROJECTION;
+           && mbd_formulation_uses_mu(&fp);
 }
 
 int ch03_method_uses_baumgarte(const char *method)

@@ -127,13 +127,12 @@ static int own_condition(ch05_run *r, const mbd_formulation_params *fp)
     const mbd_history *h = &r->hist;
     int st = GSL_SUCCESS;
     r->max_own_cond = -INFINITY;
+    double y[6];   /* the formulation's state: [q; q'] or smaller (the embedding's) */
     for (size_t k = 0; k < h->rows && st == GSL_SUCCESS; k++) {
-        double y[6], c = INFINITY;
-        for (int i = 0; i < 3; i++) {
-            y[i] = mbd_history_q(h, k)[i];
-            y[3 + i] = mbd_history_qd(h, k)[i];
-        }
-        st = mbd_formulation_condition(f, h->t[k], y, &c);
+        double c = INFINITY;
+        st = mbd_formulation_pack(f, h->t[k], mbd_history_q(h, k), mbd_history_qd(h, k), y);
+        if (st == GSL_SUCCESS)
+            st = mbd_formulation_condition(f, h->t[k], y, &c);
         r->max_own_cond = fmax(r->max_own_cond, c);
     }
     mbd_formulation_free(f);

@@ -651,12 +651,16 @@ int mbd_cli_check_method_options(const mbd_cli_spec *spec, const char *method, i
 {
     mbd_formulation_params fp = {0};
     const int known = mbd_formulation_method(method, &fp) == GSL_SUCCESS;
-    if (project && (!known || mbd_formulation_is_stiff(&fp)))
-        return mbd_cli_usage_error(spec, err, "--project: %s", known
-                                   ? "index2-penalty carries (q, v) with v not dq/dt; a projection "
-                                     "of (q, q') does not apply to it"
-                                   : "this method has no constraint state to project");
-    if (mu_given && (!known || fp.kind == MBD_FORMULATION_PROJECTION))
+    if (project && (!known || !mbd_formulation_correctable(&fp)))
+        return mbd_cli_usage_error(spec, err, "--project: %s",
+                                   !known ? "this method has no constraint state to project"
+                                   : mbd_formulation_is_stiff(&fp)
+                                       ? "index2-penalty carries (q, v) with v not dq/dt; a "
+                                         "projection of (q, q') does not apply to it"
+                                       : "the embedding keeps the constraints by construction "
+                                         "(its dependent coordinates solve C = 0): there is "
+                                         "nothing to project");
+    if (mu_given && (!known || !mbd_formulation_uses_mu(&fp)))
         return mbd_cli_usage_error(spec, err, "--mu applies to the penalty methods, not to %s",
                                    method);
     if ((alpha_given || beta_given) && (!known || !fp.baumgarte))

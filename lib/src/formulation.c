@@ -17,6 +17,7 @@ static const mbd_formulation_ops *ops_of(mbd_formulation_kind kind)
     case MBD_FORMULATION_PENALTY: return &mbd_formulation_penalty_ops;
     case MBD_FORMULATION_ALTERNATE_PENALTY: return &mbd_formulation_alternate_ops;
     case MBD_FORMULATION_INDEX2_PENALTY: return &mbd_formulation_index2_ops;
+    case MBD_FORMULATION_EMBEDDING: return &mbd_formulation_embedding_ops;
     }
     return NULL;
 }
@@ -35,6 +36,7 @@ const char *const mbd_formulation_method_names[] = {
     "penalty-baumgarte-printed",
     "alternate-penalty",
     "index2-penalty",
+    "embedding",
     NULL,
 };
 
@@ -46,6 +48,8 @@ const char *const mbd_formulation_method_descriptions[] = {
     "static penalty with eq. (72)'s printed sign gamma + 2 alpha C' + beta^2 C (erratum: unstable)",
     "Goicolea-Garcia Orden: M q'' = F - mu Cq^T C, a stiff spring (eq. 52)",
     "index-2 penalty on (q, v): q' = v - mu Cq^T C, M v' = F - mu Cq^T Cq v (eq. 58; stiff)",
+    "coordinate partitioning on (q_i, q_i'): B^T M B q_i'' = B^T (F - M gamma_c), q_d by Newton "
+    "(document 001, algorithm E)",
     NULL,
 };
 
@@ -58,7 +62,7 @@ int mbd_formulation_method(const char *name, mbd_formulation_params *p)
         {MBD_FORMULATION_PROJECTION, 0, 0},        {MBD_FORMULATION_PROJECTION, 1, 0},
         {MBD_FORMULATION_PENALTY, 0, 0},           {MBD_FORMULATION_PENALTY, 1, 0},
         {MBD_FORMULATION_PENALTY, 1, 1},           {MBD_FORMULATION_ALTERNATE_PENALTY, 0, 0},
-        {MBD_FORMULATION_INDEX2_PENALTY, 0, 0},
+        {MBD_FORMULATION_INDEX2_PENALTY, 0, 0},    {MBD_FORMULATION_EMBEDDING, 0, 0},
     };
     if (name == NULL || p == NULL)
         return MBD_EINPUT;
@@ -102,6 +106,8 @@ void mbd_formulation_free(mbd_formulation *f)
 {
     if (f == NULL)
         return;
+    if (f->ops->release)
+        f->ops->release(f);
     gsl_matrix *mats[] = {f->M, f->L, f->Cq};
     gsl_vector *vecs[] = {f->F, f->b, f->C, f->Cdot, f->gamma, f->q, f->qd, f->work};
     for (size_t i = 0; i < sizeof mats / sizeof mats[0]; i++)
@@ -127,7 +133,7 @@ mbd_formulation *mbd_formulation_alloc(const mbd_system *s, const mbd_formulatio
         return NULL;
     if (p->baumgarte && !(isfinite(p->alpha) && isfinite(p->beta)))
         return NULL;
-    if (s->m == 0)
+    if (s->m == 0 && !ops->unconstrained)
         return NULL;   /* nothing to formulate: integrate M q'' = F directly */
 
     mbd_formulation *f = calloc(1, sizeof *f);
@@ -139,24 +145,30 @@ mbd_formulation *mbd_formulation_alloc(const mbd_system *s, const mbd_formulatio
     f->n = s->n;
     f->m = s->m;
     const size_t n = s->n, m = s->m;
-    f->cs = mbd_constraints_alloc(n, m);
+    if (m > 0) {   /* without constraints (a kind that accepts m = 0) these stay NULL */
+        f->cs = mbd_constraints_alloc(n, m);
+        f->Cq = gsl_matrix_alloc(m, n);
+        f->C = gsl_vector_alloc(m);
+        f->Cdot = gsl_vector_alloc(m);
+        f->gamma = gsl_vector_alloc(m);
+    }
     f->M = gsl_matrix_alloc(n, n);
     f->L = gsl_matrix_alloc(n, n);
-    f->Cq = gsl_matrix_alloc(m, n);
     f->F = gsl_vector_alloc(n);
     f->b = gsl_vector_alloc(n);
-    f->C = gsl_vector_alloc(m);
-    f->Cdot = gsl_vector_alloc(m);
-    f->gamma = gsl_vector_alloc(m);
     f->q = gsl_vector_alloc(n);
     f->qd = gsl_vector_alloc(n);
     f->work = gsl_vector_alloc(3 * n);
-    if (!f->cs || !f->M || !f->L || !f->Cq || !f->F || !f->b || !f->C || !f->Cdot || !f->gamma
-        || !f->q || !f->qd || !f->work) {
+    if ((m > 0 && (!f->cs || !f->Cq || !f->C || !f->Cdot || !f->gamma)) || !f->M || !f->L
+        || !f->F || !f->b || !f->q || !f->qd || !f->work) {
         mbd_formulation_free(f);
         return NULL;
     }
     mbd_failure_clear(&f->fail);
+    if (ops->init && ops->init(f) != GSL_SUCCESS) {
+        mbd_formulation_free(f);
+        return NULL;
+    }
     return f;
 }
 
@@ -203,6 +215,8 @@ int mbd_formulation_evaluate(mbd_formulation *f, double t, const gsl_vector *q,
     st = s->force(s, t, q, qd, f->F);
     if (st != GSL_SUCCESS)
         return mbd_formulation_model_failed(f, st, t, "force");
+    if (f->m == 0)
+        return GSL_SUCCESS;   /* no constraints: no C_q, no gamma */
     st = s->jacobian(s, t, q, f->Cq);
     if (st != GSL_SUCCESS)
         return mbd_formulation_model_failed(f, st, t, "constraint Jacobian");
@@ -218,6 +232,8 @@ int mbd_formulation_violation(mbd_formulation *f, double t, const gsl_vector *q,
                               const gsl_vector *qd)
 {
     const mbd_system *s = f->s;
+    if (f->m == 0)
+        return GSL_SUCCESS;   /* nothing to violate */
     int st = s->constraint(s, t, q, f->C);
     if (st != GSL_SUCCESS)
         return mbd_formulation_model_failed(f, st, t, "constraint");
@@ -329,16 +345,19 @@ int mbd_formulation_measure_q(mbd_formulation *f, double t, const double q[], co
         memcpy(f->q->data, q, n * sizeof *q);
     if (qd != f->qd->data)
         memcpy(f->qd->data, qd, n * sizeof *qd);
-    int st = f->s->jacobian(f->s, t, f->q, f->Cq);
-    if (st != GSL_SUCCESS)
-        return mbd_formulation_model_failed(f, st, t, "constraint Jacobian");
-    st = mbd_formulation_violation(f, t, f->q, f->qd);
-    if (st != GSL_SUCCESS)
-        return st;
+    int st = GSL_SUCCESS;
+    if (f->m > 0) {
+        st = f->s->jacobian(f->s, t, f->q, f->Cq);
+        if (st != GSL_SUCCESS)
+            return mbd_formulation_model_failed(f, st, t, "constraint Jacobian");
+        st = mbd_formulation_violation(f, t, f->q, f->qd);
+        if (st != GSL_SUCCESS)
+            return st;
+    }
     if (C_norm)
-        *C_norm = mbd_dense_nrm2(f->C);
+        *C_norm = f->m > 0 ? mbd_dense_nrm2(f->C) : 0.0;
     if (Cdot_norm)
-        *Cdot_norm = mbd_dense_nrm2(f->Cdot);
+        *Cdot_norm = f->m > 0 ? mbd_dense_nrm2(f->Cdot) : 0.0;
     if (E) {
         *E = NAN;
         if (f->s->energy) {
@@ -360,7 +379,7 @@ int mbd_formulation_condition(mbd_formulation *f, double t, const double y[], do
     st = s->mass(s, t, f->q, f->M);
     if (st != GSL_SUCCESS)
         return mbd_formulation_model_failed(f, st, t, "mass matrix");
-    st = s->jacobian(s, t, f->q, f->Cq);
+    st = f->m > 0 ? s->jacobian(s, t, f->q, f->Cq) : GSL_SUCCESS;
     if (st != GSL_SUCCESS)
         return mbd_formulation_model_failed(f, st, t, "constraint Jacobian");
     *cond = INFINITY;

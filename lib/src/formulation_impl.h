@@ -9,6 +9,8 @@
  *   formulation_penalty.c      y = [q; q'], the static penalty (eq. 71')
  *   formulation_alternate.c    y = [q; q'], Goicolea-Garcia Orden's stiff spring (eq. 52)
  *   formulation_index2.c       y = [q; v], the index-2 penalty (eq. 58)
+ *   formulation_embedding.c    y = [q_i; q_i'], coordinate partitioning (document 001,
+ *                              algorithm E): the independent coordinates only
  *
  * A new kind (embedding's independent coordinates, null-space speeds) adds a
  * file with its table and one line in formulation.c's method table.
@@ -27,12 +29,20 @@ typedef struct {
     int stiff;                 /* stiff by construction: runs with msbdf */
     int correctable;           /* a post-step correction of (q, q') applies to its state */
     int uses_mu, takes_baumgarte;
+    int unconstrained;         /* accepts a system with m = 0 (the workspace then has no
+                                  C_q, C, C', gamma nor constraint solver: they are NULL) */
+    /* the kind's own workspace (f->kind_ws), allocated once after the common
+     * one; NULL: none. init returns GSL_SUCCESS, or anything else to refuse
+     * the system or the parameters. */
+    int (*init)(mbd_formulation *f);
+    void (*release)(mbd_formulation *f);
     /* the size of y; NULL: 2n ([q; q']) */
     size_t (*dim)(const mbd_formulation *f);
     /* y from (q0, q'0) and back; NULL: y = [q; q'] */
     int (*pack)(mbd_formulation *f, double t, const double q0[], const double qd0[], double y[]);
     int (*unpack)(mbd_formulation *f, double t, const double y[], double q[], double qd[]);
-    /* q'' and lambda at (t, q, q'); NULL when the state is not [q; q'] */
+    /* q'' and lambda at (t, q, q'); NULL when the kind has none (a state that
+     * is not [q; q'] needs its own rhs) */
     int (*accel)(mbd_formulation *f, double t, const gsl_vector *q, const gsl_vector *qd,
                  gsl_vector *qdd, gsl_vector *lambda);
     /* y' = f(t, y); NULL: [q'; q''] from accel */
@@ -48,6 +58,7 @@ extern const mbd_formulation_ops mbd_formulation_projection_ops;
 extern const mbd_formulation_ops mbd_formulation_penalty_ops;
 extern const mbd_formulation_ops mbd_formulation_alternate_ops;
 extern const mbd_formulation_ops mbd_formulation_index2_ops;
+extern const mbd_formulation_ops mbd_formulation_embedding_ops;
 
 struct mbd_formulation {
     const mbd_system *s;
@@ -56,11 +67,12 @@ struct mbd_formulation {
     size_t n, m;
     mbd_constraints *cs;        /* the constraint solver (constraints.h) */
     gsl_matrix *M, *L;          /* the mass matrix; a Cholesky factor of the penalty's A */
-    gsl_matrix *Cq;             /* m x n */
+    gsl_matrix *Cq;             /* m x n (NULL when m = 0, as C, Cdot, gamma and cs) */
     gsl_vector *F, *b;          /* n */
     gsl_vector *C, *Cdot, *gamma;   /* m */
     gsl_vector *q, *qd;         /* n: a state unpacked for the measures */
     gsl_vector *work;           /* 3 n: condition estimates */
+    void *kind_ws;              /* the kind's own workspace (ops->init), or NULL */
     mbd_failure fail;
 };
 

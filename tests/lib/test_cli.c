@@ -502,6 +502,12 @@ static void study_spec_from_options(void)
     const char *proj2[] = {"--method", "index2-penalty", "--project", NULL};
     CHECK_STATUS(study_spec(proj2, NULL, &s, err, sizeof err), MBD_EUSAGE);
     CHECK_MSG(strstr(err, "--project") != NULL, "%s", err);
+    const char *emb_proj[] = {"--method", "embedding", "--project", NULL};
+    CHECK_STATUS(study_spec(emb_proj, NULL, &s, err, sizeof err), MBD_EUSAGE);
+    CHECK_MSG(strstr(err, "--project") && strstr(err, "nothing to project"), "%s", err);
+    const char *emb_mu[] = {"--method", "embedding", "--mu", "1e3", NULL};
+    CHECK_STATUS(study_spec(emb_mu, NULL, &s, err, sizeof err), MBD_EUSAGE);
+    CHECK_MSG(strstr(err, "--mu") != NULL, "%s", err);
     const char *fixed_rtol[] = {"--integrator", "rk4", "--rtol", "1e-6", NULL};
     CHECK_STATUS(study_spec(fixed_rtol, NULL, &s, err, sizeof err), MBD_EUSAGE);
     CHECK_MSG(strstr(err, "--rtol") != NULL, "%s", err);

@@ -24,6 +24,15 @@
  *                      q' = v - mu C_q^T C,
  *                      M v' = F - mu C_q^T (C_q v + C_t)               (eq. 58)
  *
+ * and the embedding of document 001 (Chandramouli 2023, algorithm E):
+ *
+ *   embedding          coordinate partitioning: q = (q_d, q_i), m dependent and
+ *                      n - m independent coordinates; only q_i is integrated,
+ *                      q_d follows from C(t, q) = 0 by Newton's method, q_d'
+ *                      from C_q q' + C_t = 0, and
+ *                      B^T M B q_i'' = B^T (F - M gamma_c),
+ *                      B = [-C_q_d^-1 C_q_i; I],  gamma_c = [C_q_d^-1 gamma; 0]
+ *
  * gamma_B is the acceleration right-hand side gamma, or with Baumgarte's
  * stabilisation gamma - 2 alpha C' - beta^2 C, which makes the constraint
  * error obey C'' + 2 alpha C' + beta^2 C = 0 (stable). The document's eq. (72)
@@ -32,8 +41,11 @@
  * exp((alpha + sqrt(alpha^2 + beta^2)) t); `baumgarte_printed` reproduces it.
  *
  * Each formulation owns its state layout: y = [q; q'] (2n), except the
- * index-2 penalty, whose y = [q; v] carries a velocity v that is not dq/dt.
- * mbd_formulation_unpack() always gives the kinematic velocity q'.
+ * index-2 penalty, whose y = [q; v] carries a velocity v that is not dq/dt,
+ * and the embedding, whose y = [q_i; q_i'] has 2 (n - m) entries (the
+ * independent coordinates in the order of q; which they are is the
+ * workspace's partition, see "The embedding" below). mbd_formulation_unpack()
+ * always gives the full q and the kinematic velocity q'.
  *
  * Inside, a formulation is a table of operations (lib/src/formulation_impl.h)
  * over one workspace: the size of its state, pack (q, q') -> y and unpack
@@ -41,7 +53,8 @@
  * its right-hand side otherwise, the condition number of the matrix it solves
  * with, an optional post-step (a basis update, a repartition), and whether a
  * post-step correction of (q, q') applies to its state. Each kind is one file
- * (formulation_projection.c, _penalty.c, _alternate.c, _index2.c); the linear
+ * (formulation_projection.c, _penalty.c, _alternate.c, _index2.c,
+ * _embedding.c); the linear
  * algebra of the constraints is the constraint solver's (constraints.h). A
  * new kind (embedding's independent coordinates, null-space speeds) is a new
  * file with its table and a line in the method table of formulation.c.
@@ -71,7 +84,8 @@ typedef enum {
     MBD_FORMULATION_PROJECTION,
     MBD_FORMULATION_PENALTY,
     MBD_FORMULATION_ALTERNATE_PENALTY,
-    MBD_FORMULATION_INDEX2_PENALTY
+    MBD_FORMULATION_INDEX2_PENALTY,
+    MBD_FORMULATION_EMBEDDING
 } mbd_formulation_kind;
 
 typedef struct {
@@ -80,26 +94,50 @@ typedef struct {
     int baumgarte;            /* projection and penalty: use gamma_B with alpha, beta */
     double alpha, beta;       /* Baumgarte weights: C'' + 2 alpha C' + beta^2 C = 0 */
     int baumgarte_printed;    /* the document's eq. (72) sign: gamma + 2 alpha C' + beta^2 C */
+    /* the embedding (0 or NULL picks each default) */
+    const size_t *independent;  /* the n - m coordinates (indices into q) held independent
+                                   throughout, copied at alloc; NULL: chosen automatically
+                                   (QR with column pivoting of C_q) and re-chosen when they
+                                   degrade */
+    size_t n_independent;       /* entries of `independent`: n - m when it is given */
+    double newton_tol;          /* Newton on C(t, q_d; q_i) = 0 stops at |C| <= newton_tol
+                                   (the model's units of C); 0: 1e-12 */
+    unsigned newton_max_iter;   /* its iteration limit; 0: 25 */
+    double reselect_ratio;      /* re-select when the current dependent block's smallest
+                                   pivot falls below this fraction of the best block's,
+                                   in (0, 1]; 0: 0.5 */
+    double singular_ratio;      /* a forced set whose ratio falls below this is singular
+                                   (a failure), in (0, 1]; 0: 0.01 */
 } mbd_formulation_params;
 
 typedef struct mbd_formulation mbd_formulation;
 
 /* A workspace for system s. NULL when s is invalid, or the parameters are
  * (mu <= 0 for a penalty kind, Baumgarte asked of the alternate or index-2
- * penalty, which have no gamma to stabilise). */
+ * penalty or of the embedding, which have no gamma to stabilise; for the
+ * embedding: m >= n, a forced set that is not n - m distinct indices below
+ * n, a negative or non-finite tolerance, a ratio outside (0, 1]). A system
+ * without constraints (m = 0) is refused by every kind but the embedding,
+ * which then integrates M q'' = F on y = [q; q']. */
 mbd_formulation *mbd_formulation_alloc(const mbd_system *s, const mbd_formulation_params *p);
 void mbd_formulation_free(mbd_formulation *f);
 
 const mbd_system *mbd_formulation_system(const mbd_formulation *f);
 const mbd_formulation_params *mbd_formulation_get_params(const mbd_formulation *f);
-/* The size of the state y (2n for every kind here). */
+/* The size of the state y: 2n for the kinds whose y is [q; q'] or [q; v],
+ * 2 (n - m) for the embedding. */
 size_t mbd_formulation_dim(const mbd_formulation *f);
 
 /* Accelerations q'' (n) and multipliers lambda (m, or NULL) at (t, q, q') for
  * the kinds whose state is [q; q']. lambda follows the sign of
  * M q'' + C_q^T lambda = F: for the penalties it is the implied multiplier
- * mu (C_q q'' - gamma_B) (static) or mu C (alternate). Not for the index-2
- * penalty (GSL_EINVAL). */
+ * mu (C_q q'' - gamma_B) (static) or mu C (alternate). For the embedding:
+ * the partitioned solve at (q, q') as given (no Newton iteration), with the
+ * best-pivoted dependent set at q (or the forced one), which does not touch
+ * the run's partition; its q'' and lambda are the projection's (both solve
+ * M q'' + C_q^T lambda = F, C_q q'' = gamma), lambda from the dependent
+ * rows C_q_d^T lambda = (F - M q'')_d. Not for the index-2 penalty
+ * (GSL_EINVAL). */
 int mbd_formulation_accel(mbd_formulation *f, double t, const gsl_vector *q,
                           const gsl_vector *qd, gsl_vector *qdd, gsl_vector *lambda);
 
@@ -108,7 +146,12 @@ int mbd_formulation_accel(mbd_formulation *f, double t, const gsl_vector *q,
 int mbd_formulation_rhs(double t, const double y[], double dydt[], void *formulation);
 
 /* The initial state y for positions q0 and velocities qd0 (for the index-2
- * penalty v0 = qd0 + mu C_q^T C(q0), so that its q' starts at qd0). */
+ * penalty v0 = qd0 + mu C_q^T C(q0), so that its q' starts at qd0). The
+ * embedding chooses its partition at q0 (or takes the forced one), keeps
+ * the independent coordinates and velocities of (q0, qd0) and solves for
+ * the dependent ones as document 001 does, so that an inconsistent
+ * (q0, qd0) is moved onto the constraints with its q_i and q_i' held; it
+ * also starts the count of re-selections afresh. */
 int mbd_formulation_pack(mbd_formulation *f, double t, const double q0[], const double qd0[],
                          double y[]);
 /* Positions q and kinematic velocities q' = dq/dt of the state y. */
@@ -127,8 +170,12 @@ int mbd_formulation_measure_q(mbd_formulation *f, double t, const double q[], co
 
 /* The 1-norm condition number estimate of the matrix the formulation solves
  * with at state y: the Schur complement S for the projection, M + mu C_q^T C_q
- * for the static penalty, M otherwise. INFINITY when it is not positive
- * definite (e.g. S where C_q has lost rank). */
+ * for the static penalty, M otherwise; for the embedding the 1-norm
+ * condition number (exact, from its block inverse) of document 001's
+ * K = [C_q; I_d] (n x n, I_d picking the independent coordinates), the
+ * matrix of its Newton and velocity solves, singular with C_q_d (1 without
+ * constraints). INFINITY when it is not positive definite (e.g. S where C_q
+ * has lost rank) or singular. */
 int mbd_formulation_condition(mbd_formulation *f, double t, const double y[], double *cond);
 
 /* What failed in the last evaluation that failed, and when. */
@@ -138,9 +185,10 @@ const mbd_failure *mbd_formulation_failure(const mbd_formulation *f);
 /* The methods by name, as chapters offer them with --method                 */
 
 /* projection, projection-baumgarte, penalty, penalty-baumgarte,
- * penalty-baumgarte-printed, alternate-penalty, index2-penalty.
+ * penalty-baumgarte-printed, alternate-penalty, index2-penalty, embedding.
  * Sets p->kind, p->baumgarte and p->baumgarte_printed for `name` and leaves
- * mu, alpha and beta as they are. MBD_EINPUT for an unknown name. */
+ * mu, alpha, beta and the embedding's parameters as they are. MBD_EINPUT
+ * for an unknown name. */
 int mbd_formulation_method(const char *name, mbd_formulation_params *p);
 
 /* The names above and one-line descriptions, NULL-terminated. */
@@ -155,13 +203,17 @@ int mbd_formulation_is_stiff(const mbd_formulation_params *p);
 
 /* 1 for the kinds with a penalty factor mu; 1 for the kinds whose state a
  * post-step correction of (q, q') applies to (every kind but the index-2
- * penalty, whose v is not q'). */
+ * penalty, whose v is not q', and the embedding, whose constraints hold by
+ * construction). */
 int mbd_formulation_uses_mu(const mbd_formulation_params *p);
 int mbd_formulation_correctable(const mbd_formulation_params *p);
 
 /* After an accepted step: the formulation's own post-step work (a basis
- * update, a repartition), which may change y (*changed = 1). Nothing for the
- * kinds here. The pipeline (simulate.h) calls it before any correction. */
+ * update, a repartition), which may change y (*changed = 1). The embedding
+ * re-selects its independent coordinates here (see below) and keeps the
+ * state as the starting guess of its Newton iterations, so whatever steps
+ * an embedding must call this after every accepted step (the pipeline,
+ * simulate.h, does, before any correction). Nothing for the other kinds. */
 int mbd_formulation_post_step(mbd_formulation *f, double t, double y[], int *changed);
 
 /* The integrator a formulation runs with: for a stiff one, msbdf replaces
@@ -171,6 +223,75 @@ int mbd_formulation_stiff_integrator(const mbd_formulation_params *p, mbd_ode_pa
 
 /* The kind's short name ("projection", "penalty", ...). */
 const char *mbd_formulation_kind_name(mbd_formulation_kind kind);
+
+/* ------------------------------------------------------------------------ */
+/* The embedding: independent coordinates and their re-selection             */
+
+/* The partition. At pack, unless a set is forced, QR with column pivoting
+ * of C_q (gsl_linalg_QRPT_decomp) orders the coordinates' columns by how
+ * much each adds to the span of those before it; the first m (the pivot
+ * columns, a well-conditioned block C_q_d) are dependent, the other n - m
+ * independent. GSL has no LU with full pivoting (its LU pivots rows only,
+ * which on C_q^T is a greedy choice per constraint, and its LU_decomp
+ * allocates on every call in GSL 2.7); QRPT looks at all constraint rows at
+ * once, is the constraint solver's rank test, and its diagonal |R_kk| are
+ * the pivots the re-selection compares.
+ *
+ * After every accepted step (mbd_formulation_post_step) the smallest pivot
+ * |R_mm| of the current block C_q_d (its own QRPT) is compared with that of
+ * the best block at the same q (the QRPT of C_q): below reselect_ratio of
+ * it, the best block becomes the dependent set, y is re-packed in the new
+ * coordinates (the state itself does not move: the same q and q'), and the
+ * run loop resets the integrator's history. A step whose end the current
+ * set cannot reach (Newton fails there) is also re-selected: the state is
+ * first moved onto C = 0 and C' = 0 by the constraint solver's
+ * minimum-norm Newton and velocity steps from the nearest guess, which
+ * changes it by that projection. A failure inside a step (at an
+ * integrator's stage) ends the run: the stages are in the old coordinates.
+ * With a forced set nothing is re-selected: its ratio falling below
+ * singular_ratio after a step, a singular C_q_d or a Newton failure is the
+ * formulation's failure (MBD_ESINGULAR or MBD_ENOCONV, with the time and
+ * the coordinates in mbd_formulation_failure). The ratio test is needed
+ * because the motion in the independent coordinates is smooth through a
+ * configuration where they stop determining the dependent ones (the
+ * pendulum's x(t) touches R and turns back): step size control does not
+ * see it, and a step across it would carry on with a mirrored state and
+ * the dependent velocities lost. The test is made at step ends: a step that
+ * jumps from above singular_ratio across the configuration is caught only
+ * when Newton fails at its stages or end. A C_q of rank below m (redundant
+ * constraints) is a failure either way. */
+
+typedef enum {
+    MBD_FORMULATION_RESELECT_PIVOT,   /* the current block's pivot fell below the ratio */
+    MBD_FORMULATION_RESELECT_NEWTON   /* Newton failed at the step's end; state projected */
+} mbd_formulation_reselect_cause;
+
+typedef struct {
+    double t;               /* when (the end of the accepted step) */
+    size_t left;            /* the coordinate that left the independent set (the first, by
+                               index, when several did; n when none did) */
+    size_t joined;          /* the coordinate that joined it (the first, by index; or n) */
+    size_t swapped;         /* how many coordinates changed sides: 1 for one degree of
+                               freedom, 0 when a Newton failure chose the same set again */
+    double ratio;           /* the old block's pivot over the best's (NAN for a Newton failure) */
+    mbd_formulation_reselect_cause cause;
+} mbd_formulation_reselection;
+
+/* How many events the workspace keeps (the latest). */
+#define MBD_FORMULATION_RESELECTIONS_KEPT 16
+
+/* The independent coordinates now (n - m indices, ascending, into idx,
+ * which may be NULL); returns n - m, and 0 for the other kinds. */
+size_t mbd_formulation_independent(const mbd_formulation *f, size_t idx[]);
+
+/* Re-selections since the last pack (0 for the other kinds). */
+size_t mbd_formulation_reselections(const mbd_formulation *f);
+
+/* Re-selection number k (0 = the first since the last pack) into *ev, when
+ * it is among the MBD_FORMULATION_RESELECTIONS_KEPT latest; MBD_EINPUT
+ * otherwise (or for another kind). */
+int mbd_formulation_reselection_get(const mbd_formulation *f, size_t k,
+                                    mbd_formulation_reselection *ev);
 
 #ifdef __cplusplus
 }
