@@ -46,11 +46,7 @@ int main(int argc, char **argv)
         .purpose = "The simple pendulum by projection, static penalty, Baumgarte, alternate and index-2\n"
                    "penalty and the direct angle equation, against the exact elliptic-function solution.",
         .source = "document 000 (Newhart 2019), Sec. 2 and 2.4.1, Tables 1-2, Figs. 2-13, listings A.2",
-        .common = MBD_OPT_OUTPUT | MBD_OPT_TIME,
-        .extra = extra,
-        .n_extra = sizeof extra / sizeof extra[0],
-        .methods = methods,
-        .integrators = integrators,
+        MBD_CLI_MECHANISM_SPEC(extra, methods, integrators),
         .csv_columns = "t,x,y,z,x_dot,y_dot,z_dot,C_norm,Cdot_norm,E (and h for adaptive integrators);\n"
                        "C = (x^2 + y^2 - L^2, z), E = kinetic - m g y",
         .notes = "With --method, --csv, --summary or any run option: one run (default penalty, ode23,\n"

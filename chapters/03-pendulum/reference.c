@@ -2,7 +2,6 @@
  * errors of a history against it, and the direct integration (see
  * reference.h). */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_errno.h>
@@ -181,84 +180,73 @@ double ch03_first_crossing(const mbd_history *h, double t_after)
 /* The direct method                                                         */
 
 /* >> direct */
-/* The pendulum in its one true coordinate: theta'' = -(g/L) sin theta. */
-int ch03_direct_rhs(double t, const double y[], double dydt[], void *params)
+/* The pendulum in its one true coordinate, theta'' = -(g/L) sin theta, as a
+ * system without constraints: the equation per unit inertia m L^2, so that
+ * the library's unconstrained form M q'' = F (the embedding with nothing to
+ * embed) computes exactly -(g/L) sin theta. */
+static int angle_mass(const mbd_system *s, double t, const gsl_vector *q, gsl_matrix *M)
+{
+    (void)s;
+    (void)t;
+    (void)q;
+    gsl_matrix_set(M, 0, 0, 1.0);
+    return GSL_SUCCESS;
+}
+
+static int angle_force(const mbd_system *s, double t, const gsl_vector *q, const gsl_vector *qd,
+                       gsl_vector *F)
 {
     (void)t;
-    const ch03_pendulum *p = params;
-    dydt[0] = y[1];
-    dydt[1] = -(p->g / p->L) * sin(y[0]);
+    (void)qd;
+    const ch03_pendulum *p = s->model;
+    gsl_vector_set(F, 0, -(p->g / p->L) * sin(gsl_vector_get(q, 0)));
     return GSL_SUCCESS;
 }
 /* << direct */
 
-typedef struct {
-    const ch03_pendulum *p;
-    mbd_history *hist;
-    mbd_sim_stats *stats;
-    long seen;
-} direct_ctx;
-
-static int direct_output(void *ctx, double t, const double y[], const mbd_run_info *info,
-                         mbd_failure *fail)
+void ch03_direct_system(const ch03_pendulum *p, mbd_system *s)
 {
-    direct_ctx *c = ctx;
-    const ch03_pendulum *p = c->p;
-    double q[CH03_N], qd[CH03_N];
-    ch03_cartesian(p, y[0], y[1], q, qd);
-    /* the same diagnostics the formulations record: C, C' = C_q q', E */
-    const double C = hypot(q[0] * q[0] + q[1] * q[1] - p->L * p->L, q[2]);
-    const double Cd = hypot(2.0 * (q[0] * qd[0] + q[1] * qd[1]), qd[2]);
-    const double E = 0.5 * p->m * (qd[0] * qd[0] + qd[1] * qd[1] + qd[2] * qd[2])
-                     - p->m * p->g * q[1];
-    if (!isfinite(C) || !isfinite(Cd) || !isfinite(E))
-        return mbd_failure_set(fail, MBD_ENONFINITE, t, "the state is not finite");
-    mbd_sim_stats *s = c->stats;
-    mbd_sim_stats_add(s, c->seen++, C, Cd, E);
-    if (c->hist == NULL)
-        return GSL_SUCCESS;
-    if (mbd_history_append(c->hist, t, q, qd, C, Cd, E, info->h) != GSL_SUCCESS)
-        return mbd_failure_set(fail, GSL_ENOMEM, t, "out of memory for the time history");
-    return GSL_SUCCESS;
+    static const char *const names[] = {"theta"};
+    *s = (mbd_system){.n = 1, .m = 0, .names = names, .model = (void *)p, .mass = angle_mass,
+                      .force = angle_force};
 }
 
-int ch03_direct_run(const ch03_pendulum *p, const mbd_ode_params *ode, const mbd_sim_params *sp,
-                    mbd_history *hist, mbd_sim_stats *stats, mbd_failure *fail)
+int ch03_direct_run(const ch03_pendulum *p, const mbd_study_spec *spec, mbd_history *hist,
+                    mbd_study_result *res)
 {
-    mbd_sim_stats local;
-    if (stats == NULL)
-        stats = &local;
-    memset(stats, 0, sizeof *stats);
+    mbd_system sys;
+    ch03_direct_system(p, &sys);
+    mbd_study_spec s = *spec;
+    s.method = "embedding";   /* with no constraints: M q'' = F as it stands */
+    s.project = 0;
+    const double q0[1] = {p->theta0}, qd0[1] = {0.0};
+    mbd_history angle;
+    mbd_history_init(&angle);
+    int st = mbd_study_run(&sys, &s, q0, qd0, &angle, res);
+    /* the Cartesian state of eqs. (74)-(77) at every output, with the
+     * diagnostics the constrained formulations record, C, C' = C_q q' and E,
+     * computed from it (so C is zero up to rounding) */
+    mbd_sim_stats *stats = &res->stats;
+    stats->max_C = stats->max_Cdot = stats->max_dE = 0.0;
     stats->E0 = NAN;
-    mbd_failure_clear(fail);
+    if (hist != NULL && mbd_history_reset(hist, CH03_N, angle.rows, 0) != GSL_SUCCESS)
+        st = GSL_ENOMEM;
     if (hist != NULL) {
-        if (hist->n != CH03_N) {
-            mbd_history_free(hist);
-            hist->n = CH03_N;
-        }
-        hist->rows = 0;
         hist->has_energy = 1;
-        hist->adaptive = ode->adaptive;
-        free(hist->cond);
-        hist->cond = NULL;
+        hist->adaptive = angle.adaptive;
     }
-    mbd_ode *o = mbd_ode_alloc(ode, 2, ch03_direct_rhs, (void *)p);
-    if (o == NULL)
-        return mbd_failure_set(fail, MBD_EINPUT, 0.0, "bad integrator parameters (%s)",
-                               ode->name ? ode->name : "unnamed");
-    double y[2] = {p->theta0, 0.0};
-    direct_ctx c = {p, hist, stats, 0};
-    mbd_run_params rp = {
-        .t0 = sp->t0,
-        .t_end = sp->t_end,
-        .dt_out = sp->dt_out,
-        .output = direct_output,
-        .output_ctx = &c,
-        .max_steps = sp->max_steps == 0 ? MBD_RUN_MAX_STEPS : sp->max_steps,
-        .max_outputs = sp->max_outputs == 0 ? MBD_RUN_MAX_OUTPUTS : sp->max_outputs,
-    };
-    int st = mbd_run(o, &rp, y, &stats->run, fail);
-    mbd_ode_free(o);
+    for (size_t k = 0; st == GSL_SUCCESS && k < angle.rows; k++) {
+        double q[CH03_N], qd[CH03_N];
+        ch03_cartesian(p, mbd_history_q(&angle, k)[0], mbd_history_qd(&angle, k)[0], q, qd);
+        const double C = hypot(q[0] * q[0] + q[1] * q[1] - p->L * p->L, q[2]);
+        const double Cd = hypot(2.0 * (q[0] * qd[0] + q[1] * qd[1]), qd[2]);
+        const double E = 0.5 * p->m * (qd[0] * qd[0] + qd[1] * qd[1] + qd[2] * qd[2])
+                         - p->m * p->g * q[1];
+        mbd_sim_stats_add(stats, (long)k, C, Cd, E);
+        if (hist != NULL)
+            st = mbd_history_append(hist, angle.t[k], q, qd, C, Cd, E, angle.h[k]);
+    }
+    mbd_history_free(&angle);
     return st;
 }
 

@@ -4,6 +4,7 @@
 #ifndef CH03_REFERENCE_H
 #define CH03_REFERENCE_H
 
+#include "mbd/study.h"
 #include "model.h"
 
 /* ------------------------------------------------------------------------ */
@@ -82,17 +83,18 @@ double ch03_first_crossing(const mbd_history *h, double t_after);
 /* ------------------------------------------------------------------------ */
 /* The direct method: theta'' = -(g/L) sin theta (eq. 73)                   */
 
-/* The reduced ODE on y = (theta, theta'), gsl_odeiv2's signature; params is
- * the ch03_pendulum. */
-int ch03_direct_rhs(double t, const double y[], double dydt[], void *params);
+/* The angle equation as a system of one coordinate and no constraints (per
+ * unit inertia: M = 1, F = -(g/L) sin theta); p must outlive it. */
+void ch03_direct_system(const ch03_pendulum *p, mbd_system *s);
 
-/* Integrates the reduced ODE with the integrator `ode` from theta0 at rest,
- * through the library's run loop, and records the Cartesian state of eqs.
+/* Integrates it through the library's method run (mbd_study_run, the
+ * unconstrained form of the embedding) with spec's integrator, grid and
+ * limits from theta0 at rest, and records the Cartesian state of eqs.
  * (74)-(77) at every output into hist (may be NULL), with C_norm, Cdot_norm
  * and E computed from the Cartesian state as for the constrained
- * formulations (so C is zero up to rounding). stats gets the run's counters
- * and the same maxima mbd_simulate() gives. */
-int ch03_direct_run(const ch03_pendulum *p, const mbd_ode_params *ode, const mbd_sim_params *sp,
-                    mbd_history *hist, mbd_sim_stats *stats, mbd_failure *fail);
+ * formulations (so C is zero up to rounding); res gets the run's status,
+ * counters and those maxima. */
+int ch03_direct_run(const ch03_pendulum *p, const mbd_study_spec *spec, mbd_history *hist,
+                    mbd_study_result *res);
 
 #endif

@@ -585,22 +585,20 @@ static int bench_whole_run(void *ctx, mbd_cli_bench_counts *n)
     return st;
 }
 
-/* the direct angle equation's integration (not a formulation: its own run) */
+/* the direct angle equation's integration (the unconstrained form of the
+ * library's method run) */
 static int bench_direct(void *ctx, mbd_cli_bench_counts *n)
 {
     bench_case *b = ctx;
-    const mbd_sim_params sp = {.t0 = 0.0, .t_end = b->spec.t_end, .dt_out = b->spec.dt_out,
-                               .max_violation = b->spec.max_violation};
     mbd_history h;
     mbd_history_init(&h);
-    mbd_sim_stats stats = {0};
-    mbd_failure fail;
-    int st = ch03_direct_run(b->p, &b->spec.ode, &sp, &h, &stats, &fail);
-    n->steps = stats.run.ode.steps;
-    n->fevals = stats.run.ode.fevals;
+    mbd_study_result res;
+    int st = ch03_direct_run(b->p, &b->spec, &h, &res);
+    n->steps = res.stats.run.ode.steps;
+    n->fevals = res.stats.run.ode.fevals;
     n->outputs = (long)h.rows;
     mbd_history_free(&h);
-    return st;
+    return st != GSL_SUCCESS ? st : res.status;
 }
 
 /* the story with its own computations, released after it, so that the next

@@ -47,20 +47,11 @@ int ch03_run(const ch03_pendulum *p, const ch03_spec *spec, mbd_history *hist, c
     mbd_history local;
     mbd_history_init(&local);
     mbd_history *h = hist ? hist : &local;
-    const int direct = strcmp(spec->method, "direct") == 0;
-    mbd_ode_params ode = spec->ode;
-    r->integrator = ode.name;
-    double t0 = 0.0;
-    mbd_sim_params sp = {.t0 = 0.0, .t_end = spec->t_end, .dt_out = spec->dt_out,
-                         .max_violation = spec->max_violation, .project = spec->project,
-                         .max_steps = spec->max_steps, .max_outputs = spec->max_outputs};
-
-    if (direct) {
+    mbd_study_result res;
+    if (strcmp(spec->method, "direct") == 0) {
         if (spec->project)
             return MBD_EINPUT;   /* nothing to project: theta has no constraint */
-        t0 = mbd_cli_seconds();
-        r->status = ch03_direct_run(p, &ode, &sp, h, &r->stats, &r->fail);
-        r->seconds = mbd_cli_seconds() - t0;
+        st = ch03_direct_run(p, spec, h, &res);
     } else {
         /* the library's method run: eq. (58) is stiff (rates ~ mu |C_q|^2)
          * and runs with an implicit BDF; its state (q, v) is not projected */
@@ -68,19 +59,18 @@ int ch03_run(const ch03_pendulum *p, const ch03_spec *spec, mbd_history *hist, c
         ch03_system(p, &sys);
         double q0[CH03_N], qd0[CH03_N];
         ch03_initial(p, q0, qd0);
-        mbd_study_result res;
         st = mbd_study_run(&sys, spec, q0, qd0, h, &res);
-        if (st != GSL_SUCCESS) {
-            mbd_history_free(&local);
-            return st;
-        }
-        r->status = res.status;
-        r->fail = res.fail;
-        r->stats = res.stats;
-        r->seconds = res.seconds;
-        r->integrator = res.integrator;
-        r->forced_msbdf = res.integrator_replaced;
     }
+    if (st != GSL_SUCCESS) {
+        mbd_history_free(&local);
+        return st;
+    }
+    r->status = res.status;
+    r->fail = res.fail;
+    r->stats = res.stats;
+    r->seconds = res.seconds;
+    r->integrator = res.integrator;
+    r->forced_msbdf = res.integrator_replaced;
     st = ch03_compare(p, &ex, h, &r->err);
     mbd_history_free(&local);
     return st;

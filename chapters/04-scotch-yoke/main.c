@@ -53,11 +53,7 @@ int main(int argc, char **argv)
         .purpose = "The Scotch yoke: static penalty against projection on a forced mechanism, with an\n"
                    "independent reference from the reduced one-degree-of-freedom equation.",
         .source = "document 000 (Newhart 2019), Sec. 2.4.2, Table 3, Figs. 14-19, listing A.3",
-        .common = MBD_OPT_OUTPUT | MBD_OPT_TIME,
-        .extra = extra,
-        .n_extra = sizeof extra / sizeof extra[0],
-        .methods = methods,
-        .integrators = integrators,
+        MBD_CLI_MECHANISM_SPEC(extra, methods, integrators),
         .csv_columns = "t,theta1,x2,theta1_dot,x2_dot,C_norm,Cdot_norm, then h for adaptive integrators",
         .notes = "With --method, --csv, --summary or any option of a run (--variant, --integrator, --mu,\n"
                  "--alpha, --beta, --project, --t-end, --h, --dt-out, --rtol, --atol, --max-violation,\n"

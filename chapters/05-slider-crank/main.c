@@ -59,11 +59,7 @@ int main(int argc, char **argv)
         .purpose = "Penalty against projection on the slider-crank; the fold singularity; the "
                    "mass-matrix erratum.",
         .source = "document 000 (Newhart 2019), Sec. 2.4.3, Table 4, Figs. 20-26, listings A.4",
-        .common = MBD_OPT_OUTPUT | MBD_OPT_TIME,
-        .extra = extra,
-        .n_extra = sizeof extra / sizeof extra[0],
-        .methods = methods,
-        .integrators = integrators,
+        MBD_CLI_MECHANISM_SPEC(extra, methods, integrators),
         .csv_columns = "t,theta1,theta2,x3,theta1_dot,theta2_dot,x3_dot,C_norm,Cdot_norm,E (+ h for "
                        "adaptive integrators); E is the true energy (consistent kinetic energy + "
                        "gravity, zero at the pivot's height) whatever --mass says",

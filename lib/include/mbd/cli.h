@@ -194,6 +194,14 @@ int mbd_cli_dispatch(const mbd_cli_program *p, const mbd_cli_common *c);
 size_t mbd_cli_choices(const char *const *names, const char *const *descriptions,
                        mbd_cli_choice *out, size_t cap);
 
+/* The fields every mechanism chapter's spec shares, inside its initializer:
+ * the output and time options, its extra options (an array), and the
+ * --method and --integrator choices (mbd_cli_mechanism_choices). */
+#define MBD_CLI_MECHANISM_SPEC(extra_, methods_, integrators_)                              \
+    .common = MBD_OPT_OUTPUT | MBD_OPT_TIME, .extra = (extra_),                             \
+    .n_extra = sizeof(extra_) / sizeof((extra_)[0]), .methods = (methods_),                 \
+    .integrators = (integrators_)
+
 /* The mechanism chapters' --method and --integrator choices: the library's
  * formulation methods and integrator presets (methods[] and integrators[]
  * of `cap` entries each); returns the number of methods, so a chapter can
