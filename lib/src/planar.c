@@ -500,6 +500,7 @@ static int eval_joint(const mbd_planar_model *pm, const joint *jt, double t, con
     }
 
     switch (jt->kind) {
+    /* >> planar-revolute */
     case MBD_PLANAR_REVOLUTE:
     case MBD_PLANAR_RIGID:
         /* r_i^P - r_j^P = R_i + A_i u_i - R_j - A_j u_j */
@@ -521,6 +522,7 @@ static int eval_joint(const mbd_planar_model *pm, const joint *jt, double t, con
             e->Bj[2][2] = -1.0;
         }
         break;
+    /* << planar-revolute */
 
     case MBD_PLANAR_TRANSLATIONAL: {
         /* row 0: theta_i - theta_j - phi0 */
@@ -584,6 +586,7 @@ static int eval_joint(const mbd_planar_model *pm, const joint *jt, double t, con
 /* ------------------------------------------------------------------------ */
 /* The mbd_system callbacks                                                  */
 
+/* >> planar-mass */
 static int sys_mass(const mbd_system *s, double t, const gsl_vector *q, gsl_matrix *M)
 {
     (void)t;
@@ -609,6 +612,7 @@ static int sys_mass(const mbd_system *s, double t, const gsl_vector *q, gsl_matr
     }
     return GSL_SUCCESS;
 }
+/* << planar-mass */
 
 /* Q += the generalized force of F (global) at a = A p from body z's reference point */
 static void add_point_force(gsl_vector *Q, const kin *z, const double a[2], const double F[2])
@@ -623,6 +627,7 @@ static int sys_force(const mbd_system *s, double t, const gsl_vector *q, const g
 {
     const mbd_planar_model *pm = s->model;
     gsl_vector_set_zero(F);
+    /* >> planar-weight-qv */
     for (size_t b = 0; b < pm->nb; b++) {
         const body *bd = &pm->bodies[b];
         if (bd->ground)
@@ -637,6 +642,7 @@ static int sys_force(const mbd_system *s, double t, const gsl_vector *q, const g
         *gsl_vector_ptr(F, z.k) += z.w * z.w * bd->m * a[0];
         *gsl_vector_ptr(F, z.k + 1) += z.w * z.w * bd->m * a[1];
     }
+    /* << planar-weight-qv */
     for (size_t k = 0; k < pm->nf; k++) {
         const force *f = &pm->forces[k];
         if (f->kind == FORCE_USER)

@@ -1,4 +1,5 @@
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -36,7 +37,9 @@ int mbd_study_run(const mbd_system *sys, const mbd_study_spec *spec, const doubl
     mbd_failure_clear(&r->fail);
     mbd_ode_params ode = spec->ode;
     r->integrator = ode.name;
-    mbd_formulation_params fp = {.mu = spec->mu, .alpha = spec->alpha, .beta = spec->beta};
+    mbd_formulation_params fp = {.mu = spec->mu, .alpha = spec->alpha, .beta = spec->beta,
+                                 .independent = spec->independent,
+                                 .n_independent = spec->n_independent};
     if (mbd_formulation_method(spec->method, &fp) != GSL_SUCCESS)
         return mbd_failure_set(&r->fail, MBD_EINPUT, spec->t0, "unknown method '%s'",
                                spec->method ? spec->method : "(none)");
@@ -64,9 +67,31 @@ int mbd_study_run(const mbd_system *sys, const mbd_study_spec *spec, const doubl
         .max_steps = spec->max_steps,
         .max_outputs = spec->max_outputs,
     };
+    /* the embedding's independent set at the start (the run packs the same) */
+    size_t idx[4];
+    const size_t k = mbd_formulation_independent(f, NULL);
+    if (k > 0 && k <= 4) {
+        double *y = malloc(mbd_formulation_dim(f) * sizeof *y);
+        if (y != NULL && mbd_formulation_pack(f, spec->t0, q0, qd0, y) == GSL_SUCCESS) {
+            mbd_formulation_independent(f, idx);
+            r->n_independent = k;
+            memcpy(r->independent0, idx, k * sizeof idx[0]);
+        }
+        free(y);
+    }
     const double start = seconds_now();
     r->status = mbd_simulate(f, &ode, &sp, q0, qd0, hist, &r->stats, &r->fail);
     r->seconds = seconds_now() - start;
+    /* the embedding's partition at the end, and the events that changed it */
+    if (r->n_independent > 0) {
+        mbd_formulation_independent(f, idx);
+        memcpy(r->independent_end, idx, k * sizeof idx[0]);
+        r->reselections = mbd_formulation_reselections(f);
+        for (size_t e = 0; e < r->reselections && r->n_events < MBD_FORMULATION_RESELECTIONS_KEPT;
+             e++)
+            if (mbd_formulation_reselection_get(f, e, &r->events[r->n_events]) == GSL_SUCCESS)
+                r->n_events++;
+    }
     mbd_formulation_free(f);
     if (r->status == GSL_ENOMEM)
         return r->status;

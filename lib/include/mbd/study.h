@@ -26,6 +26,7 @@
 
 #include <stdio.h>
 
+#include "mbd/formulation.h"
 #include "mbd/simulate.h"
 
 #ifdef __cplusplus
@@ -42,6 +43,9 @@ typedef struct {
     double max_violation;        /* > 0: stop when |C| exceeds it */
     long max_steps, max_outputs; /* 0: the library's limits (run.h) */
     int record_condition;        /* the history gets the formulation's condition number */
+    const size_t *independent;   /* the embedding: a forced set of independent coordinates
+                                    (n - m indices into q), or NULL to choose them */
+    size_t n_independent;
     const char *integrator_asked; /* when not NULL: the integrator asked for, which ode
                                     replaced (a stiff method runs with msbdf; see
                                     mbd_cli_study_spec); the result says so */
@@ -58,6 +62,11 @@ typedef struct {
     double seconds;              /* wall-clock time of the integration */
     const char *integrator;      /* the integrator actually used */
     int integrator_replaced;     /* a stiff formulation: msbdf replaced the one asked for */
+    /* the embedding: its independent set at the start and at the end, and the
+     * re-selections (counted; the first MBD_FORMULATION_RESELECTIONS_KEPT kept) */
+    size_t independent0[4], independent_end[4], n_independent;
+    size_t reselections, n_events;
+    mbd_formulation_reselection events[MBD_FORMULATION_RESELECTIONS_KEPT];
 } mbd_study_result;
 
 /* Runs spec on the system from (q0, q'0) at spec->t0; hist (may be NULL)
