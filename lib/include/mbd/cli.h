@@ -323,7 +323,10 @@ const char *mbd_cli_format_seconds(char *buf, size_t size, double seconds, int n
  *                t_end only), per extra output, the two timed in alternate
  *                repetitions and subtracted repetition by repetition;
  *                whatever an output costs the run (interpolation, recording,
- *                the constraint measures, a step cut short) is in it
+ *                the constraint measures, a step cut short) is in it; a run
+ *                with fewer than 10 000 outputs is timed on a grid of 10 000
+ *                (the difference of two timings needs many outputs to stand
+ *                above their noise)
  *
  * A static chapter (no time integration) calls its solve the integration:
  * the method alone, without the checks and the summary around it.
