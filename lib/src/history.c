@@ -1,7 +1,9 @@
+#define _DEFAULT_SOURCE   /* madvise's MADV_HUGEPAGE (Linux), where there is one */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <gsl/gsl_errno.h>
 
@@ -14,14 +16,7 @@ void mbd_history_free(mbd_history *h)
 {
     if (h == NULL)
         return;
-    free(h->t);
-    free(h->q);
-    free(h->qd);
-    free(h->C_norm);
-    free(h->Cdot_norm);
-    free(h->E);
-    free(h->h);
-    free(h->cond);
+    free(h->block);   /* every column lives in it */
     mbd_history_init(h);
 }
 
@@ -43,34 +38,62 @@ size_t mbd_history_row_at(const mbd_history *h, double time)
     return lo;
 }
 
-static int grow(double **p, size_t count)
+/* One block for all the columns. A long history is a few megabytes that a
+ * fresh process touches page by page, and a first touch costs a page fault:
+ * a block of 2 MiB or more is aligned to 2 MiB and offered to the kernel for
+ * transparent huge pages (one fault per 2 MiB instead of per 4 KiB), where
+ * the system has them. */
+#define HUGE_PAGE ((size_t)2 << 20)
+static double *block_alloc(size_t count)
 {
-    double *q = realloc(*p, count * sizeof *q);
-    if (q == NULL)
-        return GSL_ENOMEM;
-    *p = q;
-    return GSL_SUCCESS;
+    const size_t bytes = count * sizeof(double);
+    if (bytes < HUGE_PAGE)
+        return malloc(bytes > 0 ? bytes : 1);
+    void *p = NULL;
+    const size_t rounded = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    if (posix_memalign(&p, HUGE_PAGE, rounded) != 0)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, rounded, MADV_HUGEPAGE);   /* advice: ignored where not supported */
+#endif
+    return p;
 }
 
-/* Room for at least `rows` rows. */
+/* Room for at least `rows` rows: a new block laid out column by column
+ * (t, C_norm, Cdot_norm, E, h, q, qd, cond), the rows so far copied over. */
 static int reserve(mbd_history *h, size_t rows, int with_cond)
 {
     if (rows <= h->capacity && (!with_cond || h->cond != NULL))
         return GSL_SUCCESS;
-    size_t cap = rows > h->capacity ? rows : h->capacity;
-    int st = GSL_SUCCESS;
-    double **cols[] = {&h->t, &h->C_norm, &h->Cdot_norm, &h->E, &h->h};
-    for (size_t i = 0; i < sizeof cols / sizeof cols[0] && st == GSL_SUCCESS; i++)
-        st = grow(cols[i], cap);
-    if (st == GSL_SUCCESS)
-        st = grow(&h->q, cap * h->n);
-    if (st == GSL_SUCCESS)
-        st = grow(&h->qd, cap * h->n);
-    if (st == GSL_SUCCESS && with_cond)
-        st = grow(&h->cond, cap);
-    if (st == GSL_SUCCESS)
-        h->capacity = cap;
-    return st;
+    const size_t cap = rows > h->capacity ? rows : h->capacity, n = h->n;
+    const int cond = with_cond || h->cond != NULL;
+    double *b = block_alloc(cap * (5 + 2 * n + (cond ? 1 : 0)));
+    if (b == NULL)
+        return GSL_ENOMEM;
+    double *cols[] = {b, b + cap, b + 2 * cap, b + 3 * cap, b + 4 * cap};
+    double **old[] = {&h->t, &h->C_norm, &h->Cdot_norm, &h->E, &h->h};
+    for (size_t i = 0; i < 5; i++) {
+        if (h->rows > 0)
+            memcpy(cols[i], *old[i], h->rows * sizeof(double));
+        *old[i] = cols[i];
+    }
+    double *q = b + 5 * cap, *qd = q + cap * n, *c = cond ? qd + cap * n : NULL;
+    if (h->rows > 0) {
+        memcpy(q, h->q, h->rows * n * sizeof(double));
+        memcpy(qd, h->qd, h->rows * n * sizeof(double));
+        if (c != NULL && h->cond != NULL)
+            memcpy(c, h->cond, h->rows * sizeof(double));
+    }
+    if (c != NULL && h->cond == NULL)
+        for (size_t k = 0; k < h->rows; k++)
+            c[k] = NAN;
+    h->q = q;
+    h->qd = qd;
+    h->cond = c;
+    free(h->block);
+    h->block = b;
+    h->capacity = cap;
+    return GSL_SUCCESS;
 }
 
 int mbd_history_append(mbd_history *h, double t, const double q[], const double qd[],

@@ -32,6 +32,7 @@ typedef struct {
     double *E;                   /* the system's energy (NAN when it has none) */
     double *h;                   /* the step that produced the output (0 at t0) */
     double *cond;                /* condition number (mbd_formulation_condition), or NULL */
+    double *block;               /* the one allocation the columns live in */
     int has_energy;              /* the system defines one */
     int adaptive;                /* the integrator controlled its step (CSV gets h) */
 } mbd_history;
