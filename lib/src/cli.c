@@ -657,9 +657,13 @@ int mbd_cli_check_method_options(const mbd_cli_spec *spec, const char *method, i
                                    : mbd_formulation_is_stiff(&fp)
                                        ? "index2-penalty carries (q, v) with v not dq/dt; a "
                                          "projection of (q, q') does not apply to it"
-                                       : "the embedding keeps the constraints by construction "
-                                         "(its dependent coordinates solve C = 0): there is "
-                                         "nothing to project");
+                                       : fp.kind == MBD_FORMULATION_EMBEDDING
+                                           ? "the embedding keeps the constraints by "
+                                             "construction (its dependent coordinates solve "
+                                             "C = 0): there is nothing to project"
+                                           : "the null-space formulation corrects its own "
+                                             "state onto C = 0 and C' = 0 after every step: "
+                                             "there is nothing more to project");
     if (mu_given && (!known || !mbd_formulation_uses_mu(&fp)))
         return mbd_cli_usage_error(spec, err, "--mu applies to the penalty methods, not to %s",
                                    method);

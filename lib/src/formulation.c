@@ -18,6 +18,7 @@ static const mbd_formulation_ops *ops_of(mbd_formulation_kind kind)
     case MBD_FORMULATION_ALTERNATE_PENALTY: return &mbd_formulation_alternate_ops;
     case MBD_FORMULATION_INDEX2_PENALTY: return &mbd_formulation_index2_ops;
     case MBD_FORMULATION_EMBEDDING: return &mbd_formulation_embedding_ops;
+    case MBD_FORMULATION_NULLSPACE: return &mbd_formulation_nullspace_ops;
     }
     return NULL;
 }
@@ -37,6 +38,7 @@ const char *const mbd_formulation_method_names[] = {
     "alternate-penalty",
     "index2-penalty",
     "embedding",
+    "nullspace",
     NULL,
 };
 
@@ -50,6 +52,7 @@ const char *const mbd_formulation_method_descriptions[] = {
     "index-2 penalty on (q, v): q' = v - mu Cq^T C, M v' = F - mu Cq^T Cq v (eq. 58; stiff)",
     "coordinate partitioning on (q_i, q_i'): B^T M B q_i'' = B^T (F - M gamma_c), q_d by Newton "
     "(document 001, algorithm E)",
+    "null space by QR on (q, v): T^T M T v' = T^T (F - M beta''), T continued (document 002)",
     NULL,
 };
 
@@ -63,6 +66,7 @@ int mbd_formulation_method(const char *name, mbd_formulation_params *p)
         {MBD_FORMULATION_PENALTY, 0, 0},           {MBD_FORMULATION_PENALTY, 1, 0},
         {MBD_FORMULATION_PENALTY, 1, 1},           {MBD_FORMULATION_ALTERNATE_PENALTY, 0, 0},
         {MBD_FORMULATION_INDEX2_PENALTY, 0, 0},    {MBD_FORMULATION_EMBEDDING, 0, 0},
+        {MBD_FORMULATION_NULLSPACE, 0, 0},
     };
     if (name == NULL || p == NULL)
         return MBD_EINPUT;

@@ -11,6 +11,9 @@
  *   formulation_index2.c       y = [q; v], the index-2 penalty (eq. 58)
  *   formulation_embedding.c    y = [q_i; q_i'], coordinate partitioning (document 001,
  *                              algorithm E): the independent coordinates only
+ *   formulation_nullspace.c    y = [q; z; v], the projected (Maggi) equations on the QR
+ *                              tangent basis (document 002): positions, generalised
+ *                              coordinates and speeds
  *
  * A new kind (embedding's independent coordinates, null-space speeds) adds a
  * file with its table and one line in formulation.c's method table.
@@ -59,6 +62,7 @@ extern const mbd_formulation_ops mbd_formulation_penalty_ops;
 extern const mbd_formulation_ops mbd_formulation_alternate_ops;
 extern const mbd_formulation_ops mbd_formulation_index2_ops;
 extern const mbd_formulation_ops mbd_formulation_embedding_ops;
+extern const mbd_formulation_ops mbd_formulation_nullspace_ops;
 
 struct mbd_formulation {
     const mbd_system *s;

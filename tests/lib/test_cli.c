@@ -506,6 +506,9 @@ static void study_spec_from_options(void)
     const char *emb_proj[] = {"--method", "embedding", "--project", NULL};
     CHECK_STATUS(study_spec(emb_proj, NULL, &s, err, sizeof err), MBD_EUSAGE);
     CHECK_MSG(strstr(err, "--project") && strstr(err, "nothing to project"), "%s", err);
+    const char *ns_proj[] = {"--method", "nullspace", "--project", NULL};
+    CHECK_STATUS(study_spec(ns_proj, NULL, &s, err, sizeof err), MBD_EUSAGE);
+    CHECK_MSG(strstr(err, "null-space") && strstr(err, "nothing more to project"), "%s", err);
     const char *emb_mu[] = {"--method", "embedding", "--mu", "1e3", NULL};
     CHECK_STATUS(study_spec(emb_mu, NULL, &s, err, sizeof err), MBD_EUSAGE);
     CHECK_MSG(strstr(err, "--mu") != NULL, "%s", err);

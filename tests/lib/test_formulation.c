@@ -322,7 +322,7 @@ static void bad_parameters_are_refused(void)
         CHECK_STATUS(mbd_formulation_method(mbd_formulation_method_names[k], &p), GSL_SUCCESS);
         CU_ASSERT_PTR_NOT_NULL(mbd_formulation_method_descriptions[k]);
     }
-    CU_ASSERT_EQUAL(k, 8);
+    CU_ASSERT_EQUAL(k, 9);
     /* only the index-2 penalty is stiff, and only it gets msbdf instead */
     mbd_ode_params ode;
     mbd_ode_preset("ode23", &ode);

@@ -33,6 +33,14 @@
  *                      B^T M B q_i'' = B^T (F - M gamma_c),
  *                      B = [-C_q_d^-1 C_q_i; I],  gamma_c = [C_q_d^-1 gamma; 0]
  *
+ * and the null-space projection of document 002 (Quro 2023, Secs. 2.1-2.2, 4):
+ *
+ *   nullspace          the projected (Maggi / Kane) equations on an orthonormal
+ *                      basis T of C_q's null space from QR with column pivoting
+ *                      of C_q^T (nullspace.h): q' = T v + beta',
+ *                      T^T M T w = T^T (F - M beta''), v' = w (+ the spin of T),
+ *                      the basis continued from step to step
+ *
  * gamma_B is the acceleration right-hand side gamma, or with Baumgarte's
  * stabilisation gamma - 2 alpha C' - beta^2 C, which makes the constraint
  * error obey C'' + 2 alpha C' + beta^2 C = 0 (stable). The document's eq. (72)
@@ -42,6 +50,7 @@
  *
  * Each formulation owns its state layout: y = [q; q'] (2n), except the
  * index-2 penalty, whose y = [q; v] carries a velocity v that is not dq/dt,
+ * the null-space kind, whose y = [q; z; v] (3n) carries generalised speeds,
  * and the embedding, whose y = [q_i; q_i'] has 2 (n - m) entries (the
  * independent coordinates in the order of q; which they are is the
  * workspace's partition, see "The embedding" below). mbd_formulation_unpack()
@@ -73,6 +82,7 @@
 #include <gsl/gsl_vector.h>
 
 #include "mbd/error.h"
+#include "mbd/nullspace.h"
 #include "mbd/ode.h"
 #include "mbd/system.h"
 
@@ -85,7 +95,8 @@ typedef enum {
     MBD_FORMULATION_PENALTY,
     MBD_FORMULATION_ALTERNATE_PENALTY,
     MBD_FORMULATION_INDEX2_PENALTY,
-    MBD_FORMULATION_EMBEDDING
+    MBD_FORMULATION_EMBEDDING,
+    MBD_FORMULATION_NULLSPACE
 } mbd_formulation_kind;
 
 typedef struct {
@@ -101,13 +112,19 @@ typedef struct {
                                    degrade */
     size_t n_independent;       /* entries of `independent`: n - m when it is given */
     double newton_tol;          /* Newton on C(t, q_d; q_i) = 0 stops at |C| <= newton_tol
-                                   (the model's units of C); 0: 1e-12 */
-    unsigned newton_max_iter;   /* its iteration limit; 0: 25 */
+                                   (the model's units of C); 0: 1e-12. The null-space
+                                   kind's position correction uses the same (and
+                                   corrects only when |C| > newton_tol) */
+    unsigned newton_max_iter;   /* its iteration limit; 0: 25 (both kinds) */
     double reselect_ratio;      /* re-select when the current dependent block's smallest
                                    pivot falls below this fraction of the best block's,
                                    in (0, 1]; 0: 0.5 */
     double singular_ratio;      /* a forced set whose ratio falls below this is singular
                                    (a failure), in (0, 1]; 0: 0.01 */
+    /* the null-space kind (0 picks each default; see "The null-space formulation") */
+    mbd_nullspace_continuation continuation;   /* 0: procrustes */
+    double tol_rank;            /* rank: |R_ii| > tol_rank |R_11|, in (0, 1); 0: 1e-8 */
+    double tol_sing;            /* singular: |R_rr| < tol_sing |R_11|, in (0, 1); 0: 1e-3 */
 } mbd_formulation_params;
 
 typedef struct mbd_formulation mbd_formulation;
@@ -125,7 +142,7 @@ void mbd_formulation_free(mbd_formulation *f);
 const mbd_system *mbd_formulation_system(const mbd_formulation *f);
 const mbd_formulation_params *mbd_formulation_get_params(const mbd_formulation *f);
 /* The size of the state y: 2n for the kinds whose y is [q; q'] or [q; v],
- * 2 (n - m) for the embedding. */
+ * 2 (n - m) for the embedding, 3n for the null-space kind. */
 size_t mbd_formulation_dim(const mbd_formulation *f);
 
 /* Accelerations q'' (n) and multipliers lambda (m, or NULL) at (t, q, q') for
@@ -136,8 +153,11 @@ size_t mbd_formulation_dim(const mbd_formulation *f);
  * best-pivoted dependent set at q (or the forced one), which does not touch
  * the run's partition; its q'' and lambda are the projection's (both solve
  * M q'' + C_q^T lambda = F, C_q q'' = gamma), lambda from the dependent
- * rows C_q_d^T lambda = (F - M q'')_d. Not for the index-2 penalty
- * (GSL_EINVAL). */
+ * rows C_q_d^T lambda = (F - M q'')_d. For the null-space kind: the fresh
+ * basis at q with the rank decided there (tol_rank), q'' = T w + beta''
+ * (the projection's q''), lambda the basic solution of C_q^T lambda =
+ * F - M q'' (nullspace.h; unique without redundant constraints). Not for
+ * the index-2 penalty (GSL_EINVAL). */
 int mbd_formulation_accel(mbd_formulation *f, double t, const gsl_vector *q,
                           const gsl_vector *qd, gsl_vector *qdd, gsl_vector *lambda);
 
@@ -174,7 +194,8 @@ int mbd_formulation_measure_q(mbd_formulation *f, double t, const double q[], co
  * condition number (exact, from its block inverse) of document 001's
  * K = [C_q; I_d] (n x n, I_d picking the independent coordinates), the
  * matrix of its Newton and velocity solves, singular with C_q_d (1 without
- * constraints). INFINITY when it is not positive definite (e.g. S where C_q
+ * constraints). For the null-space kind, that of T^T M T
+ * (k x k; 1 when k = 0). INFINITY when it is not positive definite (e.g. S where C_q
  * has lost rank) or singular. */
 int mbd_formulation_condition(mbd_formulation *f, double t, const double y[], double *cond);
 
@@ -185,7 +206,8 @@ const mbd_failure *mbd_formulation_failure(const mbd_formulation *f);
 /* The methods by name, as chapters offer them with --method                 */
 
 /* projection, projection-baumgarte, penalty, penalty-baumgarte,
- * penalty-baumgarte-printed, alternate-penalty, index2-penalty, embedding.
+ * penalty-baumgarte-printed, alternate-penalty, index2-penalty, embedding,
+ * nullspace.
  * Sets p->kind, p->baumgarte and p->baumgarte_printed for `name` and leaves
  * mu, alpha, beta and the embedding's parameters as they are. MBD_EINPUT
  * for an unknown name. */
@@ -292,6 +314,101 @@ size_t mbd_formulation_reselections(const mbd_formulation *f);
  * otherwise (or for another kind). */
 int mbd_formulation_reselection_get(const mbd_formulation *f, size_t k,
                                     mbd_formulation_reselection *ev);
+
+/* ------------------------------------------------------------------------ */
+/* The null-space formulation: generalised speeds on a continued QR basis    */
+
+/* Document 002 (Quro 2023; formulation_nullspace.c has the equations and
+ * the document's errors it corrects). The state is y = [q; z; v] (3n): the
+ * positions q, the generalised coordinates z and speeds v in the first k
+ * entries of their blocks (the rest 0), k = n - r the degrees of freedom.
+ *
+ * Rank. At pack, q0 is moved onto C = 0 (Newton) and the structural rank r
+ * decided there: the leading |R_ii| of the QRPT of C_q^T above tol_rank
+ * |R_11| (nullspace.h). The run keeps r, and so the size k of v: start at a
+ * regular configuration (m < n, m = n and m > n alike: redundant
+ * constraints lower r, and the basis T = Q(:, r+1..n) covers them).
+ *
+ * Singularity. After every accepted step the sorted |R_ii| (the monitor)
+ * are sampled, with the ratio s = |R_rr| / |R_11| of the last structurally
+ * non-zero entry. A singular instant is a sample that is a local minimum
+ * of s (below the samples before and not above the one after) with
+ * s < tol_sing; its time is refined by the symmetric V through the two
+ * neighbouring samples, t* = t0 + (t2 - t0) s0 / (s0 + s2) (exact when s
+ * is |a (t - t*)| as at a crossing, e.g. the four-bar through the
+ * horizontal), and its rank and degrees of freedom are those at tol_sing
+ * there (the enlarged basis [Q_1s Q_2] of eq. 2.15 has n - rank columns).
+ * Samples are step ends: a step longer than the dip misses it; the
+ * dynamics keep the structural rank r (the motion stays on its branch; the
+ * enlarged basis is reported, not integrated).
+ *
+ * Continuation (mbd_formulation_params.continuation; nullspace.h). Within
+ * a step the basis is the fresh one aligned to an anchor T_a, a smooth
+ * function of q. At each step end the basis in use becomes: none, the
+ * fresh basis (the "traditional" T, which flips); procrustes, the fresh
+ * basis aligned to the anchor (App. A), which is renewed (set to the basis
+ * in use) when the basis has moved more than 0.05 (max entry) from it;
+ * full, the fresh basis aligned to the previous one carried over the step
+ * by the skew update (Sec. 4.1.2, Cayley map). none and full take the
+ * basis in use as the anchor at every step. The speeds are re-expressed,
+ * v <- T^T q', when the basis in use differs from the stage basis there
+ * (a flip) or Newton moved q (|C| > newton_tol), and y is reported changed
+ * (the run loop resets the integrator's history) then, and also when the
+ * anchor changes with two or more degrees of freedom (the right-hand side
+ * depends on the anchor through the spin Omega; with one it does not).
+ * Flips and jumps are counted by nullspace.h's rule (a column turned by
+ * more than 60 degrees
+ * over a step) for the basis in use and, in every mode, for the fresh one. */
+
+typedef struct {
+    double t;               /* the refined instant */
+    double t_step;          /* the step end of the sampled minimum */
+    double ratio;           /* |R_rr| / |R_11| there */
+    size_t rank;            /* the rank at tol_sing there */
+    size_t dof;             /* n - rank: the degrees of freedom there */
+} mbd_formulation_singular_instant;
+
+#define MBD_FORMULATION_SINGULAR_KEPT 64
+
+typedef struct {
+    size_t n, m;
+    size_t rank;            /* the structural rank r (at pack, tol_rank) */
+    size_t deficiency;      /* d = min(m, n) - r */
+    size_t dof;             /* n - r: the size of v and z */
+    size_t rank_now;        /* the rank at tol_sing at the last step end */
+    size_t dof_now;         /* n - rank_now */
+    double ratio;           /* |R_rr| / |R_11| at the last step end */
+    double ratio_min;       /* its smallest sample, and when */
+    double t_ratio_min;
+    size_t singular;        /* singular instants detected */
+    size_t dof_first_singular;   /* the dof at the first of them (0 when none) */
+    size_t jumps;           /* flips and jumps of the basis in use */
+    size_t fresh_jumps;     /* of the fresh (traditional) basis, in every mode */
+    size_t corrections;     /* step ends that changed y (Newton, a new basis) */
+    double max_prediction_error;   /* full: largest |T~ - T| entry (0 otherwise) */
+    mbd_nullspace_continuation continuation;   /* the mode in effect */
+} mbd_formulation_nullspace_report;
+
+/* The counts and the state of the monitor since the last pack; MBD_EINPUT
+ * for another kind or before a pack. */
+int mbd_formulation_nullspace_get(const mbd_formulation *f,
+                                  mbd_formulation_nullspace_report *rep);
+/* The basis in use (the anchor) into T (n x k, row-major; may be NULL);
+ * returns k (0 for another kind or before a pack). */
+size_t mbd_formulation_nullspace_basis(const mbd_formulation *f, double T[]);
+/* The sorted |R_ii| at the last step end into diag (min(m, n) entries; may
+ * be NULL); returns min(m, n) (0 for another kind or before a pack). */
+size_t mbd_formulation_nullspace_monitor(const mbd_formulation *f, double diag[]);
+/* The generalised coordinates z and speeds v of the state y (k each, either
+ * may be NULL); returns k (0 for another kind or before a pack). */
+size_t mbd_formulation_generalized(const mbd_formulation *f, const double y[], double z[],
+                                   double v[]);
+/* The singular instants since the last pack, and instant i (0 = the first)
+ * when it is among the MBD_FORMULATION_SINGULAR_KEPT latest (MBD_EINPUT
+ * otherwise, or for another kind). */
+size_t mbd_formulation_singulars(const mbd_formulation *f);
+int mbd_formulation_singular_get(const mbd_formulation *f, size_t i,
+                                 mbd_formulation_singular_instant *ev);
 
 #ifdef __cplusplus
 }

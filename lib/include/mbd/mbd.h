@@ -9,6 +9,8 @@
  *                   solve, Newton, velocity and acceleration solves, rank)
  *   formulation.h   the method: a table of operations that turns a state into
  *                   its time derivative, owning its state layout
+ *   nullspace.h     the tangent basis by QR with column pivoting: rank,
+ *                   singularity monitor, continuation of the basis
  *   ode.h, run.h    the integrators, and the one run loop that drives them
  *                   through a stepper interface
  *   correction.h    the post-step projection of (q, q')
@@ -34,6 +36,7 @@
 #include "mbd/system.h"
 #include "mbd/planar.h"
 #include "mbd/constraints.h"
+#include "mbd/nullspace.h"
 #include "mbd/formulation.h"
 #include "mbd/correction.h"
 #include "mbd/ode.h"
