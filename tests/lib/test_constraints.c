@@ -354,7 +354,7 @@ static void rank_by_pivoted_qr(void)
     gsl_matrix_free(C3);
 }
 
-/* the condition of A = L L^T from L: exact up to order 8 (against an
+/* the condition of A = L L^T from L: exact up to order 16 (against an
  * independent inverse by LU), GSL's estimate above (never above the truth,
  * within a factor 10 of it here); a factor without a positive diagonal is
  * reported singular */
@@ -385,9 +385,9 @@ static double exact_cond1(const gsl_matrix *A)
 
 static void cholesky_rcond_exact_when_small(void)
 {
-    gsl_vector *work = gsl_vector_alloc(3 * 12);
+    gsl_vector *work = gsl_vector_alloc(3 * 20);
     unsigned seed = 7;
-    const size_t sizes[] = {1, 2, 3, 5, 8, 12};
+    const size_t sizes[] = {1, 2, 3, 5, 8, 12, 16, 20};
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         const size_t k = sizes[s];
         gsl_matrix *B = gsl_matrix_alloc(k, k), *A = gsl_matrix_alloc(k, k);

@@ -111,7 +111,7 @@ int mbd_constraints_velocity(mbd_constraints *c, const mbd_system *s, double t,
  * above it GSL's estimate (gsl_linalg_cholesky_rcond, work of 3 k). 0 when
  * L has a diagonal entry that is not positive and finite. The checks of S
  * and M below use it. */
-#define MBD_CONSTRAINTS_EXACT_RCOND 8
+#define MBD_CONSTRAINTS_EXACT_RCOND 16
 int mbd_constraints_cholesky_rcond(const gsl_matrix *L, double *rcond, gsl_vector *work);
 
 /* The 1-norm condition numbers of the last S and M the workspace
