@@ -196,12 +196,14 @@ autograde() {
 json=$ag/results/results.json
 as=${uid:+", the submission's code as uid $uid"}
 
-# penalty.c at the top level, lagrange.c under exercises/NN-slug/, sweep.c
-# nested deeper (with a wrong kbest: 7.5 of 10), rigid_bar.c missing
+# lagrange.c at the top level, penalty.c under exercises/NN-slug/, sweep.c
+# nested deeper (with a wrong kbest: 7.5 of 10), rigid_bar.c missing, and a
+# bare baumgarte.c, a name that chapters 03 and 06 both have: not taken
 good=$work/submission-good
 mkdir -p "$good/exercises/$ch01" "$good/my work/$ch01"
-cp solutions/$ch01/penalty.c "$good/"
-cp solutions/$ch01/lagrange.c "$good/exercises/$ch01/"
+cp solutions/$ch01/lagrange.c "$good/"
+cp solutions/$ch01/penalty.c "$good/exercises/$ch01/"
+cp solutions/06-embedding/baumgarte.c "$good/"
 sed 's/if (error\[i\] < error\[\*kbest - kmin\])/if (error[i] > error[*kbest - kmin])/' \
     solutions/$ch01/sweep.c > "$good/my work/$ch01/sweep.c"
 if out=$(autograde "$good"); then
@@ -209,8 +211,11 @@ if out=$(autograde "$good"); then
         bad "run_autograder wrote no results.json" "$out"
     elif grep -q '"score": 27.5,' "$json" \
         && grep -q 'exercises/01-static-penalty/rigid_bar.c: not in the submission' "$json" \
-        && grep -q 'exercises/01-static-penalty/sweep.c  <-  my work/01-static-penalty/sweep.c' "$json"; then
-        ok "run_autograder graded the submission: score 27.5 (penalty 10, lagrange 10, sweep 7.5, rigid_bar missing$as)"
+        && grep -q 'exercises/01-static-penalty/sweep.c  <-  my work/01-static-penalty/sweep.c' "$json" \
+        && grep -q 'exercises/01-static-penalty/lagrange.c  <-  lagrange.c' "$json" \
+        && grep -q 'exercises/06-embedding/baumgarte.c: the submission has a baumgarte.c, but 2 chapters' "$json" \
+        && grep -q 'exercises/03-pendulum/baumgarte.c: the submission has a baumgarte.c' "$json"; then
+        ok "run_autograder graded the submission: score 27.5 (penalty 10, lagrange 10, sweep 7.5, rigid_bar missing, a bare baumgarte.c of two chapters left out$as)"
     else
         bad "run_autograder: unexpected results.json" "$(head -c 3000 "$json")"
     fi
@@ -232,8 +237,12 @@ else
     # a line of penalty.c's solution (the hostile penalty.c replaces it), as hex
     wanted=$(secret_line solutions/$ch01/penalty.c)
     hex=$(printf '%s' "$wanted" | od -An -tx1 -v | tr -d ' \n')
+    # in the chapter's folder: penalty.c and sweep.c are also chapter 03's
+    # names, and a bare file of a name two chapters share is not taken
+    mkdir -p "$hostile/$ch01"
     for f in penalty lagrange sweep; do
-        sed -e "s|@ROOT@|$ag|g" -e "s|@WANTED_HEX@|$hex|g" tests/grader/hostile/$f.c.in > "$hostile/$f.c"
+        sed -e "s|@ROOT@|$ag|g" -e "s|@WANTED_HEX@|$hex|g" tests/grader/hostile/$f.c.in \
+            > "$hostile/$ch01/$f.c"
     done
     sed -e "s|@ROOT@|$ag|g" tests/grader/hostile/rk4_step.c.in \
         > "$hostile/exercises/02-integrators/rk4_step.c"
