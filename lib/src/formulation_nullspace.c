@@ -97,7 +97,10 @@ typedef struct {
     mbd_nullspace_continuation mode;
     double tol_rank, tol_sing, tol;
     unsigned max_iter;
-    size_t r, k, p;             /* structural rank (at pack), k = n - r, p = min(n, m) */
+    size_t r0;                  /* the structural rank (at pack) */
+    size_t r, k, p;             /* the rank integrated with (r0, or less in a singular window
+                                   with dynamic rank), k = n - r, p = min(n, m) */
+    int dynamic;                /* dynamic rank */
     int packed;
     /* n x n storage; views n x k of them */
     gsl_matrix *Ta;             /* the anchor: the reference the stage bases align to */
@@ -125,7 +128,7 @@ typedef struct {
     size_t rank_now;
     double ratio_min, t_ratio_min;
     /* the counts since pack */
-    size_t jumps, fresh_jumps, corrections, count;
+    size_t jumps, fresh_jumps, corrections, count, rank_changes, k_max;
     size_t first_dof;           /* the dof at the first singular instant */
     double max_pred;
     mbd_formulation_singular_instant events[MBD_FORMULATION_SINGULAR_KEPT];
@@ -502,7 +505,7 @@ static void sample(mbd_formulation *f, double t)
 {
     nullspace_ws *e = ws(f);
     mbd_nullspace_monitor(e->ns, e->diag);
-    const double s = mbd_nullspace_ratio(e->ns, e->r);
+    const double s = mbd_nullspace_ratio(e->ns, e->r0);
     const size_t rank = mbd_nullspace_rank(e->ns, e->tol_sing);
     if (s < e->ratio_min) {
         e->ratio_min = s;
@@ -534,6 +537,17 @@ static void sample(mbd_formulation *f, double t)
     e->samples++;
 }
 
+/* The rank to integrate with at the last factorisation: the structural
+ * one, or with dynamic rank the one at tol_sing when lower (a singular
+ * window) */
+static size_t rank_in_use(const nullspace_ws *e)
+{
+    if (!e->dynamic)
+        return e->r0;
+    const size_t rs = mbd_nullspace_rank(e->ns, e->tol_sing);
+    return rs < e->r0 ? rs : e->r0;
+}
+
 /* >> nullspace-pack */
 /* q0 moved onto C = 0 (Newton, rank-aware), the structural rank r decided
  * there (tol_rank), T_a the fresh basis, v = T^T q0' (the velocity
@@ -553,8 +567,11 @@ static int pack(mbd_formulation *f, double t, const double q0[], const double qd
         st = factor_at(f, t, e->q);
     if (st != GSL_SUCCESS)
         return st;
-    e->r = mbd_nullspace_rank(e->ns, e->tol_rank);
+    e->r0 = mbd_nullspace_rank(e->ns, e->tol_rank);
+    e->r = rank_in_use(e);
     e->k = n - e->r;
+    e->k_max = e->k;
+    e->rank_changes = 0;
     const size_t k = e->k;
     gsl_matrix_view Ta = sub(e->Ta, n, k), Tf = sub(e->Tf_prev, n, k);
     mbd_nullspace_basis(e->ns, e->r, &Ta.matrix);
@@ -607,6 +624,91 @@ static int unpack(mbd_formulation *f, double t, const double y[], double q[], do
 /* ------------------------------------------------------------------------ */
 /* After a step: correction, continuation, monitor                           */
 
+/* The state after a step end's correction, the sample and (full) the skew
+ * update's anchor */
+static int finish_step(mbd_formulation *f, double t, const double y[])
+{
+    nullspace_ws *e = ws(f);
+    e->t_anchor = t;
+    sample(f, t);
+    if (e->mode != MBD_NULLSPACE_FULL)
+        return GSL_SUCCESS;
+    int st = basis_at(f, t, e->q);                 /* T = T_a now; beta' at the new q */
+    if (st != GSL_SUCCESS)
+        return st;
+    velocity(f, y + 2 * f->n);                     /* q' there, for A' */
+    return anchor_omega(f, t);
+}
+
+/* >> nullspace-rank-change */
+/* Dynamic rank: the basis for the rank r_new at the factorisation just made
+ * (e->q corrected, e->xd0 the velocity): the fresh basis aligned (App. A)
+ * to a reference whose first columns are the basis in use, completed when
+ * it grows by the fresh columns least in its span (Gram-Schmidt), so the
+ * columns that stay continue; v <- T^T q', the coordinates of dropped
+ * columns discarded, new ones from 0. */
+static int change_rank(mbd_formulation *f, double t, double y[], size_t r_new, int *changed)
+{
+    nullspace_ws *e = ws(f);
+    const size_t n = f->n, k_old = e->k, k_new = n - r_new;
+    const size_t keep = k_old < k_new ? k_old : k_new;
+    gsl_matrix_view Tf = sub(e->Tf, n, k_new), Tn = sub(e->Tn, n, k_new),
+                    Ref = sub(e->Tp, n, k_new);
+    mbd_nullspace_basis(e->ns, r_new, &Tf.matrix);
+    gsl_matrix_memcpy(&Tn.matrix, &Tf.matrix);
+    for (size_t j = 0; j < keep; j++)
+        for (size_t i = 0; i < n; i++)
+            gsl_matrix_set(&Ref.matrix, i, j, gsl_matrix_get(e->Tu, i, j));
+    for (size_t j = keep; j < k_new; j++) {
+        /* the fresh column with the largest part outside Ref's first j columns */
+        double best = -1.0;
+        for (size_t c = 0; c < k_new; c++) {
+            for (size_t i = 0; i < n; i++)
+                gsl_vector_set(e->u, i, gsl_matrix_get(&Tf.matrix, i, c));
+            for (size_t l = 0; l < j; l++) {
+                double d = 0.0;
+                for (size_t i = 0; i < n; i++)
+                    d += gsl_matrix_get(&Ref.matrix, i, l) * gsl_vector_get(e->u, i);
+                for (size_t i = 0; i < n; i++)
+                    *gsl_vector_ptr(e->u, i) -= d * gsl_matrix_get(&Ref.matrix, i, l);
+            }
+            const double norm = gsl_blas_dnrm2(e->u);
+            if (norm > best) {
+                best = norm;
+                for (size_t i = 0; i < n; i++)
+                    gsl_matrix_set(&Ref.matrix, i, j, gsl_vector_get(e->u, i) / norm);
+            }
+        }
+    }
+    mbd_nullspace_procrustes(e->ns, &Ref.matrix, &Tn.matrix, NULL);
+    gsl_matrix_view Tu = sub(e->Tu, n, k_new), Ta = sub(e->Ta, n, k_new),
+                    Tfp = sub(e->Tf_prev, n, k_new);
+    gsl_matrix_memcpy(&Tu.matrix, &Tn.matrix);
+    gsl_matrix_memcpy(&Ta.matrix, &Tn.matrix);
+    gsl_matrix_memcpy(&Tfp.matrix, &Tf.matrix);
+    double *z = y + n, *v = y + 2 * n;
+    for (size_t j = 0; j < n; j++) {
+        double s = 0.0;
+        if (j < k_new) {
+            gsl_vector_view c = gsl_matrix_column(&Tn.matrix, j);
+            gsl_blas_ddot(&c.vector, e->xd0, &s);
+        } else {
+            z[j] = 0.0;
+        }
+        v[j] = s;
+    }
+    memcpy(y, e->q->data, n * sizeof *y);
+    e->r = r_new;
+    e->k = k_new;
+    if (k_new > e->k_max)
+        e->k_max = k_new;
+    e->rank_changes++;
+    e->corrections++;
+    *changed = 1;
+    return finish_step(f, t, y);
+}
+/* << nullspace-rank-change */
+
 /* >> nullspace-post-step */
 static int post_step(mbd_formulation *f, double t, double y[], int *changed)
 {
@@ -624,11 +726,14 @@ static int post_step(mbd_formulation *f, double t, double y[], int *changed)
     gsl_vector_memcpy(e->xd0, e->xd);
     /* positions back onto C = 0 */
     int moved = 0;
-    st = newton(f, t, r, &moved);
+    st = newton(f, t, e->r0, &moved);
     if (st == GSL_SUCCESS)
         st = factor_at(f, t, e->q);
     if (st != GSL_SUCCESS)
         return st;
+    const size_t r_new = rank_in_use(e);
+    if (r_new != r)                        /* into or out of a singular window */
+        return change_rank(f, t, y, r_new, changed);
     /* the new basis in use */
     gsl_matrix_view Tf = sub(e->Tf, n, k), Tfp = sub(e->Tf_prev, n, k), Tn = sub(e->Tn, n, k),
                     Ta = sub(e->Ta, n, k), T = sub(e->T, n, k), Tp = sub(e->Tp, n, k);
@@ -682,16 +787,7 @@ static int post_step(mbd_formulation *f, double t, double y[], int *changed)
         *changed = 1;
     }
     e->corrections += (size_t)*changed;
-    e->t_anchor = t;
-    sample(f, t);
-    if (e->mode == MBD_NULLSPACE_FULL) {
-        st = basis_at(f, t, e->q);                 /* T = T_a now; beta' at the new q */
-        if (st != GSL_SUCCESS)
-            return st;
-        velocity(f, v);
-        st = anchor_omega(f, t);
-    }
-    return st;
+    return finish_step(f, t, y);
 }
 /* << nullspace-post-step */
 
@@ -764,6 +860,7 @@ static int init(mbd_formulation *f)
     if (e == NULL)
         return GSL_ENOMEM;
     f->kind_ws = e;
+    e->dynamic = p->dynamic_rank != 0;
     e->mode = p->continuation == MBD_NULLSPACE_CONTINUATION_DEFAULT ? MBD_NULLSPACE_PROCRUSTES
                                                                     : p->continuation;
     f->p.continuation = e->mode;
@@ -824,9 +921,12 @@ int mbd_formulation_nullspace_get(const mbd_formulation *f, mbd_formulation_null
     memset(rep, 0, sizeof *rep);
     rep->n = f->n;
     rep->m = f->m;
-    rep->rank = e->r;
-    rep->deficiency = e->p - e->r;
-    rep->dof = e->k;
+    rep->rank = e->r0;
+    rep->deficiency = e->p - e->r0;
+    rep->dof = f->n - e->r0;
+    rep->dof_used = e->k;
+    rep->dof_max = e->k_max;
+    rep->rank_changes = e->rank_changes;
     rep->rank_now = e->rank_now;
     rep->dof_now = f->n - e->rank_now;
     rep->ratio = e->s1;

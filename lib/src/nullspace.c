@@ -91,6 +91,40 @@ mbd_nullspace *mbd_nullspace_alloc(size_t n, size_t m)
 }
 
 /* >> nullspace-factor */
+/* Q = H_0 H_1 ... H_{p-1} and R from the packed factors (what
+ * gsl_linalg_QR_unpack does), in plain loops: at the sizes of a mechanism
+ * the reflections' arithmetic is less than the calls GSL makes per row */
+static void unpack(mbd_nullspace *w)
+{
+    const size_t n = w->n, m = w->m, p = w->p;
+    double *Q = w->Q->data, *col = w->col->data;
+    const size_t tq = w->Q->tda, ta = w->QR->tda;
+    const double *A = w->QR->data;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++)
+            Q[i * tq + j] = i == j ? 1.0 : 0.0;
+    for (size_t i = p; i-- > 0;) {
+        /* Q(i:n, i:n) -= tau v (v^T Q(i:n, i:n)), v = [1; A(i+1:n, i)] */
+        const double tau = gsl_vector_get(w->tau, i);
+        if (tau == 0.0)
+            continue;
+        for (size_t j = i; j < n; j++) {
+            double s = Q[i * tq + j];
+            for (size_t k = i + 1; k < n; k++)
+                s += A[k * ta + i] * Q[k * tq + j];
+            col[j] = tau * s;
+        }
+        for (size_t j = i; j < n; j++) {
+            Q[i * tq + j] -= col[j];
+            for (size_t k = i + 1; k < n; k++)
+                Q[k * tq + j] -= A[k * ta + i] * col[j];
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < m; j++)
+            gsl_matrix_set(w->R, i, j, j >= i ? A[i * ta + j] : 0.0);
+}
+
 int mbd_nullspace_factor(mbd_nullspace *w, const gsl_matrix *Cq)
 {
     const size_t n = w->n, m = w->m, p = w->p;
@@ -105,7 +139,7 @@ int mbd_nullspace_factor(mbd_nullspace *w, const gsl_matrix *Cq)
         }
     int signum = 0;
     gsl_linalg_QRPT_decomp(w->QR, w->tau, w->perm, &signum, w->norm);
-    gsl_linalg_QR_unpack(w->QR, w->tau, w->Q, w->R);
+    unpack(w);
     /* the monitor: |R_ii| sorted decreasing (GSL's pivoting already orders
      * them up to round-off; insertion sort of a handful) */
     for (size_t i = 0; i < p; i++) {

@@ -967,6 +967,66 @@ static void same_motion_as_projection(void)
 }
 
 /* Parameters: defaults, refusals, the method's name and queries on another kind */
+/* Dynamic rank (formulation.h): the 4-bar released to stop at the
+ * horizontal with a constant -20 N m on the coupler. The torque does no
+ * work on the parallelogram (theta2 = 0 there), so the structural rank keeps
+ * the motion on it; the rank at tol_sing lets the torque drive the folding
+ * mode inside the singular window, and the motion leaves on the folded
+ * branch: crank 3 locked at pi, crank 1 and the coupler turning together
+ * (theta2 = theta1 - pi), a closed-form branch checked here by its angles. */
+static void dynamic_rank(void)
+{
+    for (int dynamic = 0; dynamic < 2; dynamic++) {
+        mech k;
+        memset(&k, 0, sizeof k);
+        k.pm = mbd_planar_alloc();
+        const int g = mbd_planar_add_ground(k.pm, 0);
+        mbd_planar_set_gravity(k.pm, 0.0, -G);
+        k.crank[0] = crank_at(&k, g, 0.0, 1);
+        k.coupler[0] = mbd_planar_add_body(k.pm, 2, 1.0, 1.0 / 12.0, NULL);
+        k.crank[1] = crank_at(&k, g, 1.0, 3);
+        mbd_planar_add_revolute(k.pm, k.crank[0], RIGHT, k.coupler[0], LEFT);
+        mbd_planar_add_revolute(k.pm, k.coupler[0], RIGHT, k.crank[1], RIGHT);
+        mbd_planar_add_torque(k.pm, k.coupler[0], -20.0);
+        REQUIRE_STATUS(mbd_planar_finish(k.pm), GSL_SUCCESS);
+        k.s = mbd_planar_system(k.pm);
+        k.n = k.s->n;
+        k.m = k.s->m;
+        k.ncrank = 2;
+        k.ncoupler = 1;
+        mbd_formulation_params p = {0};
+        REQUIRE_STATUS(mbd_formulation_method("nullspace", &p), GSL_SUCCESS);
+        p.dynamic_rank = dynamic;
+        mbd_formulation *f = mbd_formulation_alloc(k.s, &p);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        run_rec rec;
+        CHECK_STATUS(rk4_run(f, &k, 1.5 * PI, -sqrt(12.0 * G / 5.0), 1e-4, 12000, &rec),
+                     GSL_SUCCESS);
+        mbd_formulation_nullspace_report rep;
+        REQUIRE_STATUS(mbd_formulation_nullspace_get(f, &rep), GSL_SUCCESS);
+        const double *q = rec.q[rec.steps];
+        const double th1 = q[2], th2 = q[5], th3 = q[8];
+        CU_ASSERT_EQUAL(rep.dof, 1);
+        CU_ASSERT_EQUAL(rep.dof_used, 1);   /* back to the structural rank after the window */
+        if (dynamic) {
+            CHECK_LE(fabs(remainder(th3 - PI, 2 * PI)), 1e-8);
+            CHECK_LE(fabs(remainder(th2 - (th1 - PI), 2 * PI)), 1e-8);
+            CHECK_GE(fabs(th2), 1.0);
+            CU_ASSERT_EQUAL(rep.dof_max, 2);
+            CHECK_GE(rep.rank_changes, 2.0);
+            CU_ASSERT_EQUAL(rep.rank_changes % 2, 0);
+        } else {
+            CHECK_LE(fabs(th2), 1e-6);
+            CHECK_CLOSE(th3, th1, 1e-6);
+            CU_ASSERT_EQUAL(rep.dof_max, 1);
+            CU_ASSERT_EQUAL(rep.rank_changes, 0);
+        }
+        rec_free(&rec);
+        mbd_formulation_free(f);
+        mech_free(&k);
+    }
+}
+
 static void parameters_and_names(void)
 {
     mech k;
@@ -1014,6 +1074,7 @@ static CU_TestInfo nullspace_tests[] = {
     {"redundant_runs", redundant_runs},
     {"corrections", corrections},
     {"same_motion_as_projection", same_motion_as_projection},
+    {"dynamic_rank", dynamic_rank},
     {"parameters_and_names", parameters_and_names},
     CU_TEST_INFO_NULL,
 };

@@ -125,6 +125,9 @@ typedef struct {
     mbd_nullspace_continuation continuation;   /* 0: procrustes */
     double tol_rank;            /* rank: |R_ii| > tol_rank |R_11|, in (0, 1); 0: 1e-8 */
     double tol_sing;            /* singular: |R_rr| < tol_sing |R_11|, in (0, 1); 0: 1e-3 */
+    int dynamic_rank;           /* 1: integrate with the rank at tol_sing inside a singular
+                                   window (the enlarged basis, eq. 2.15), so the motion may
+                                   leave its branch there; 0: the structural rank throughout */
 } mbd_formulation_params;
 
 typedef struct mbd_formulation mbd_formulation;
@@ -338,9 +341,23 @@ int mbd_formulation_reselection_get(const mbd_formulation *f, size_t k,
  * is |a (t - t*)| as at a crossing, e.g. the four-bar through the
  * horizontal), and its rank and degrees of freedom are those at tol_sing
  * there (the enlarged basis [Q_1s Q_2] of eq. 2.15 has n - rank columns).
- * Samples are step ends: a step longer than the dip misses it; the
- * dynamics keep the structural rank r (the motion stays on its branch; the
- * enlarged basis is reported, not integrated).
+ * Samples are step ends: a step longer than the dip misses it.
+ *
+ * Dynamic rank (mbd_formulation_params.dynamic_rank; the guide's Sec. 2.6,
+ * the document's "another movement" at a singular configuration). Without
+ * it the dynamics keep the structural rank r: the motion stays on its
+ * branch and the enlarged basis is only reported. With it, at every step end
+ * the basis integrated with has n - r_s columns, r_s = min(r, the rank at
+ * tol_sing): inside a singular window (|R_rr| < tol_sing |R_11|) it is the
+ * enlarged basis [Q_1s Q_2] of eq. 2.15, whose extra directions let a force
+ * (the -20 N m torque of Sec. 5.2.2) choose the other branch. The
+ * positions are still corrected with the structural rank (Newton onto the
+ * full C = 0). When r_s changes, the new basis is the fresh one aligned to
+ * the old (its first columns continue the old ones), v <- T^T q' (the
+ * velocity projection: leaving a window drops the velocity off the new
+ * branch's tangent, an energy loss the chapter measures), the generalised
+ * coordinates of dropped columns are discarded and new ones start at 0, and
+ * the integrator restarts.
  *
  * Continuation (mbd_formulation_params.continuation; nullspace.h). Within
  * a step the basis is the fresh one aligned to an anchor T_a, a smooth
@@ -382,6 +399,10 @@ typedef struct {
     double t_ratio_min;
     size_t singular;        /* singular instants detected */
     size_t dof_first_singular;   /* the dof at the first of them (0 when none) */
+    size_t dof_used;        /* the size of the basis integrated with now (dof, or more in a
+                                singular window with dynamic_rank) */
+    size_t dof_max;         /* its largest value since pack */
+    size_t rank_changes;    /* dynamic_rank: step ends at which it changed */
     size_t jumps;           /* flips and jumps of the basis in use */
     size_t fresh_jumps;     /* of the fresh (traditional) basis, in every mode */
     size_t corrections;     /* step ends that changed y (Newton, a new basis) */
