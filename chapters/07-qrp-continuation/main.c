@@ -96,6 +96,11 @@ int main(int argc, char **argv)
     if (omega_given && sc == CH07_SPATIAL_PENDULUM)
         return mbd_cli_exit_status(mbd_cli_usage_error(
             &spec, stderr, "--omega applies to the bar mechanisms, not to spatial-pendulum"));
+    if (!(tol_rank < tol_sing))
+        return mbd_cli_exit_status(mbd_cli_usage_error(
+            &spec, stderr, "--tol-rank (%g) must be below --tol-sing (%g): a rank decided at "
+            "the larger tolerance would call every singular window structural", tol_rank,
+            tol_sing));
     if (omega_given) {
         prog.md.omega = omega;
         prog.spec.omega = omega;

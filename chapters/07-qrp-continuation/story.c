@@ -254,9 +254,9 @@ int ch07_program_bench(void *ctx, long repeats, mbd_failure *fail)
 static void run_line(FILE *out, const char *label, const ch07_run *r, int no_timing)
 {
     char buf[32];
-    fprintf(out, "  %-26s flips %5zu (traditional %5zu)  max qdot change %8.3g  "
-            "max |E - E0| %8.2g  max |C| %8.2g  %s\n",
-            label, r->rep.jumps, r->rep.fresh_jumps, r->max_dv, r->max_energy_error, r->max_c_norm,
+    fprintf(out, "  %-24s flips %3zu  max qdot1 change between outputs %8.3g  "
+            "max |E - E0| %8.2g J  max |C| %8.2g  %s\n",
+            label, r->rep.jumps, r->max_dv, r->max_energy_error, r->max_c_norm,
             mbd_cli_format_seconds(buf, sizeof buf, r->seconds, no_timing));
 }
 
@@ -319,6 +319,20 @@ int ch07_story(FILE *out, ch07_study *s, int no_timing, mbd_failure *fail)
             "  parallelogram). The enlarged basis at theta = pi spans both analytic modes: principal\n"
             "  angles %.1e and %.1e rad.\n", s->four_cont.nsing ? s->four_cont.sing_dof[0] : 0,
             s->modes[0], s->modes[1]);
+    fprintf(out, "  The basis T there (enlarged, 9 x %zu), per bar (x', y', theta'):\n", s->modes_k);
+    for (int b = 0; b < 3; b++) {
+        fprintf(out, "    bar %d:", b + 1);
+        for (size_t j = 0; j < s->modes_k; j++)
+            fprintf(out, "  (%7.4f, %7.4f, %7.4f)", s->T_sing[(3 * b) * s->modes_k + j],
+                    s->T_sing[(3 * b + 1) * s->modes_k + j], s->T_sing[(3 * b + 2) * s->modes_k + j]);
+        fputc('\n', out);
+    }
+    fputs("  The monitor and the generalised speed of both bases along the run:\n"
+          "     t (s)   |R_66|     |R_77|     |R_88|     qdot1 traditional  qdot1 continued\n", out);
+    for (size_t i = 0; i < s->n_mon; i++)
+        fprintf(out, "  %8.4f  %9.3e  %9.3e  %9.3e  %17.6f  %15.6f\n", s->mon_t[i],
+                s->mon_diag[i][5], s->mon_diag[i][6], s->mon_diag[i][7], s->mon_v_trad[i],
+                s->mon_v_cont[i]);
     fputs("  The three bases over 2 s (flips: a column turned by more than 60 degrees in a step):\n",
           out);
     run_line(out, "traditional (none)", &s->four_trad, no_timing);

@@ -253,6 +253,9 @@ int ch07_run_spec(const ch07_model *md, const ch07_spec *spec, ch07_run *r)
         const double t0 = mbd_cli_seconds();
         r->status = mbd_run(o, &rp, y, &r->stats, &r->fail);
         r->seconds = mbd_cli_seconds() - t0;
+        const mbd_failure *ff = mbd_formulation_failure(c.f);
+        if (r->status != GSL_SUCCESS && ff->status == r->status)
+            r->fail = *ff;   /* the formulation's cause, not "the right-hand side failed" */
         mbd_formulation_nullspace_get(c.f, &r->rep);
         r->nsing = mbd_formulation_singulars(c.f);
         for (size_t i = 0; i < r->nsing && i < MBD_FORMULATION_SINGULAR_KEPT; i++) {
@@ -581,6 +584,35 @@ int ch07_study_compute(ch07_study *s, mbd_failure *fail)
             s->stop_t_min_speed = s->stop.t[i];
         }
         s->stop_min_ratio = fmin(s->stop_min_ratio, s->stop.ratio[i]);
+    }
+    /* the sorted |R_ii| and qdot1 of both bases at a few instants, one the
+     * first singular instant's nearest output */
+    {
+        ch07_model md;
+        ch07_model_data(&md, CH07_FOURBAR);
+        mbd_nullspace *ns = mbd_nullspace_alloc(9, 8);
+        gsl_matrix *Cq = gsl_matrix_alloc(8, 9);
+        st = ns && Cq ? ch07_model_build(&md) : GSL_ENOMEM;
+        const double first = s->four_cont.nsing ? s->four_cont.sing_t[0] : 0.3;
+        const double when[CH07_NMON] = {0.0, 0.1, 0.2, 0.3, first, 0.4, 0.5, 0.6, first + 0.428};
+        s->n_mon = 0;
+        for (int i = 0; i < CH07_NMON && st == GSL_SUCCESS; i++) {
+            const size_t row = ch07_run_row(&s->four_cont, when[i]);
+            st = factor_at(&md, s->four_cont.q + row * 9, ns, Cq);
+            if (st == GSL_SUCCESS) {
+                s->mon_t[i] = s->four_cont.t[row];
+                mbd_nullspace_monitor(ns, s->mon_diag[i]);
+                s->mon_v_cont[i] = s->four_cont.v[row * CH07_MAX_K];
+                s->mon_v_trad[i] = s->four_trad.v[ch07_run_row(&s->four_trad, when[i]) * CH07_MAX_K];
+                s->n_mon++;
+            }
+        }
+        if (Cq)
+            gsl_matrix_free(Cq);
+        mbd_nullspace_free(ns);
+        ch07_model_free(&md);
+        if (st != GSL_SUCCESS)
+            return mbd_failure_set(fail, st, NAN, "the 4-bar's monitor could not be sampled");
     }
     s->four_min_ratio = INFINITY;
     for (size_t i = 0; i < s->four_cont.rows; i++)

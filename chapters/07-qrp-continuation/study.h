@@ -109,6 +109,7 @@ size_t ch07_fourbar_modes(const ch07_model *md, double theta, double tol, double
 /* ------------------------------------------------------------------------ */
 /* The story's computations                                                  */
 
+#define CH07_NMON 9               /* the story's sample of the 4-bar's monitor */
 #define CH07_NTOL 3              /* the torque at tol_sing = 1e-2, 1e-3, 1e-4 */
 #define CH07_NOTHERS 5            /* double, mod2, mod2x2, mod3, mod2x3 */
 #define CH07_H_OTHERS 1e-3        /* s: their step in the story (a tenth of the cost) */
@@ -136,6 +137,9 @@ typedef struct {
     size_t modes_k;
     double T_sing[9 * 2];
     double four_min_ratio;
+    size_t n_mon;                        /* the monitor and the speeds at a few instants */
+    double mon_t[CH07_NMON], mon_diag[CH07_NMON][8], mon_v_trad[CH07_NMON],
+        mon_v_cont[CH07_NMON];
     /* Step 3: the stop */
     ch07_run stop;
     double stop_speed, stop_time, stop_min_speed, stop_t_min_speed, stop_min_ratio;

@@ -851,7 +851,7 @@ static int init(mbd_formulation *f)
     const double tol_rank = p->tol_rank == 0 ? MBD_NULLSPACE_TOL_RANK : p->tol_rank;
     const double tol_sing = p->tol_sing == 0 ? MBD_NULLSPACE_TOL_SING : p->tol_sing;
     if (!(tol > 0 && isfinite(tol)) || !(tol_rank > 0 && tol_rank < 1)
-        || !(tol_sing > 0 && tol_sing < 1))
+        || !(tol_sing > 0 && tol_sing < 1) || !(tol_rank < tol_sing))
         return MBD_EINPUT;
     if ((int)p->continuation < MBD_NULLSPACE_CONTINUATION_DEFAULT
         || (int)p->continuation > MBD_NULLSPACE_FULL)

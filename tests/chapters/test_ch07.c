@@ -316,6 +316,7 @@ static void usage_errors(void)
 {
     const char *bad[][2] = {
         {"--tol-rank 0", "--tol-rank"},
+        {"--tol-rank 1e-2", "below --tol-sing"},
         {"--tol-sing 1", "--tol-sing"},
         {"--tol-sing 1e300", "--tol-sing"},
         {"--omega 1e300", "--omega"},

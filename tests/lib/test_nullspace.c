@@ -1051,6 +1051,15 @@ static void parameters_and_names(void)
     p.tol_sing = -1;
     CU_ASSERT_PTR_NULL(mbd_formulation_alloc(k.s, &p));
     p.tol_sing = 0;
+    p.tol_rank = 2e-3;                 /* above the default tol_sing */
+    CU_ASSERT_PTR_NULL(mbd_formulation_alloc(k.s, &p));
+    p.tol_sing = 2e-3;                 /* equal */
+    CU_ASSERT_PTR_NULL(mbd_formulation_alloc(k.s, &p));
+    p.tol_sing = 3e-3;                 /* below: accepted */
+    f = mbd_formulation_alloc(k.s, &p);
+    CU_ASSERT_PTR_NOT_NULL(f);
+    mbd_formulation_free(f);
+    p.tol_rank = p.tol_sing = 0;
     p.continuation = (mbd_nullspace_continuation)7;
     CU_ASSERT_PTR_NULL(mbd_formulation_alloc(k.s, &p));
     mbd_formulation_params pp = {0};

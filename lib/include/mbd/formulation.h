@@ -124,7 +124,8 @@ typedef struct {
     /* the null-space kind (0 picks each default; see "The null-space formulation") */
     mbd_nullspace_continuation continuation;   /* 0: procrustes */
     double tol_rank;            /* rank: |R_ii| > tol_rank |R_11|, in (0, 1); 0: 1e-8 */
-    double tol_sing;            /* singular: |R_rr| < tol_sing |R_11|, in (0, 1); 0: 1e-3 */
+    double tol_sing;            /* singular: |R_rr| < tol_sing |R_11|, in (tol_rank, 1);
+                                   0: 1e-3 */
     int dynamic_rank;           /* 1: integrate with the rank at tol_sing inside a singular
                                    window (the enlarged basis, eq. 2.15), so the motion may
                                    leave its branch there; 0: the structural rank throughout */
