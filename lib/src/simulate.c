@@ -196,6 +196,19 @@ int mbd_simulate(mbd_formulation *f, const mbd_ode_params *ode, const mbd_sim_pa
         *fail = *mbd_formulation_failure(f);
         goto done;
     }
+    if (proj != NULL && p->projection.mode == MBD_CORRECTION_ENERGY) {
+        /* the energy correction holds the energy of the state the run starts from */
+        double E0 = NAN;
+        gsl_vector_view qv = gsl_vector_view_array(y + dim, n), qdv = gsl_vector_view_array(y + dim + n, n);
+        st = mbd_formulation_unpack(f, p->t0, y, y + dim, y + dim + n);
+        if (st == GSL_SUCCESS)
+            st = s->energy(s, p->t0, &qv.vector, &qdv.vector, &E0);
+        if (st != GSL_SUCCESS) {
+            st = mbd_failure_set(fail, st, p->t0, "the initial energy for the correction failed");
+            goto done;
+        }
+        mbd_projection_set_energy(proj, E0);
+    }
     mbd_run_params rp = {
         .t0 = p->t0,
         .t_end = p->t_end,

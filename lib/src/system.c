@@ -35,6 +35,65 @@ int mbd_system_constraint_rate(const mbd_system *s, double t, const gsl_vector *
     return mbd_dense_gemv(CblasNoTrans, 1.0, Cq, qd, 1.0, Cdot);
 }
 
+int mbd_system_rate_jacobian(const mbd_system *s, double t, const gsl_vector *q,
+                             const gsl_vector *qd, gsl_matrix *Cdot_q, gsl_vector *work)
+{
+    const size_t n = s->n, m = s->m;
+    if (Cdot_q->size1 != m || Cdot_q->size2 != n || work->size < 2 * m + n)
+        return GSL_EBADLEN;
+    if (s->rate_jacobian != NULL)
+        return s->rate_jacobian(s, t, q, qd, Cdot_q);
+    gsl_vector_view g1 = gsl_vector_subvector(work, 0, m), g2 = gsl_vector_subvector(work, m, m);
+    gsl_vector_view uv = gsl_vector_subvector(work, 2 * m, n);
+    gsl_vector *u = &uv.vector;
+    int st = GSL_SUCCESS;
+    for (size_t j = 0; j < n && st == GSL_SUCCESS; j++) {
+        gsl_vector_memcpy(u, qd);
+        *gsl_vector_ptr(u, j) += 1.0;
+        st = s->gamma(s, t, q, u, &g1.vector);
+        *gsl_vector_ptr(u, j) -= 2.0;
+        if (st == GSL_SUCCESS)
+            st = s->gamma(s, t, q, u, &g2.vector);
+        for (size_t i = 0; i < m && st == GSL_SUCCESS; i++)
+            gsl_matrix_set(Cdot_q, i, j,
+                           -0.25 * (gsl_vector_get(&g1.vector, i) - gsl_vector_get(&g2.vector, i)));
+    }
+    return st;
+}
+
+int mbd_system_energy_gradient(const mbd_system *s, double t, const gsl_vector *q,
+                               const gsl_vector *qd, gsl_vector *E_q, gsl_vector *E_qd,
+                               gsl_vector *work)
+{
+    const size_t n = s->n;
+    if (E_q->size != n || E_qd->size != n || work->size < 2 * n)
+        return GSL_EBADLEN;
+    if (s->energy_gradient != NULL)
+        return s->energy_gradient(s, t, q, qd, E_q, E_qd);
+    if (s->energy == NULL)
+        return MBD_EINPUT;
+    gsl_vector_view x = gsl_vector_subvector(work, 0, n), v = gsl_vector_subvector(work, n, n);
+    gsl_vector_memcpy(&x.vector, q);
+    gsl_vector_memcpy(&v.vector, qd);
+    const double step = cbrt(DBL_EPSILON);
+    int st = GSL_SUCCESS;
+    for (int block = 0; block < 2 && st == GSL_SUCCESS; block++) {
+        gsl_vector *z = block == 0 ? &x.vector : &v.vector, *g = block == 0 ? E_q : E_qd;
+        for (size_t j = 0; j < n && st == GSL_SUCCESS; j++) {
+            const double z0 = gsl_vector_get(z, j), hj = step * (1.0 + fabs(z0));
+            double Ep = 0.0, Em = 0.0;
+            gsl_vector_set(z, j, z0 + hj);
+            st = s->energy(s, t, &x.vector, &v.vector, &Ep);
+            gsl_vector_set(z, j, z0 - hj);
+            if (st == GSL_SUCCESS)
+                st = s->energy(s, t, &x.vector, &v.vector, &Em);
+            gsl_vector_set(z, j, z0);
+            gsl_vector_set(g, j, (Ep - Em) / (2.0 * hj));
+        }
+    }
+    return st;
+}
+
 /* Largest |a_i - b_i| and the index where it occurs; scale = max |a_i|, |b_i|. */
 static double max_diff(const gsl_vector *a, const gsl_vector *b, size_t *where, double *scale)
 {

@@ -373,8 +373,9 @@ static int pend_gamma(const mbd_system *s, double t, const gsl_vector *q, const 
 
 static void bench_pipeline_rows(void)
 {
-    const mbd_system sys = {2, 1, NULL, NULL, pend_mass, pend_force, pend_constraint,
-                            pend_jacobian, NULL, pend_gamma, NULL};
+    const mbd_system sys = {.n = 2, .m = 1, .mass = pend_mass, .force = pend_force,
+                            .constraint = pend_constraint, .jacobian = pend_jacobian,
+                            .gamma = pend_gamma};
     const double q0[2] = {1.0, 0.0}, qd0[2] = {0.0, 0.0};
     mbd_study_spec spec;
     mbd_study_spec_init(&spec, "projection", 0.2, 1e-3);

@@ -95,8 +95,9 @@ static const char *const P_NAMES[] = {"x", "y"};
 
 static mbd_system pendulum_system(pendulum *p)
 {
-    mbd_system s = {2,          1,       P_NAMES, p,    p_mass, p_force, p_constraint,
-                    p_jacobian, NULL,    p_gamma, p_energy};
+    mbd_system s = {.n = 2, .m = 1, .names = P_NAMES, .model = p, .mass = p_mass,
+                    .force = p_force, .constraint = p_constraint, .jacobian = p_jacobian,
+                    .gamma = p_gamma, .energy = p_energy};
     return s;
 }
 
@@ -192,8 +193,9 @@ static const char *const D_NAMES[] = {"x1", "y1", "u", "v"};
 
 static mbd_system double_system(dpendulum *d)
 {
-    mbd_system s = {4,          2,    D_NAMES, d,    d_mass, d_force, d_constraint,
-                    d_jacobian, NULL, d_gamma, d_energy};
+    mbd_system s = {.n = 4, .m = 2, .names = D_NAMES, .model = d, .mass = d_mass,
+                    .force = d_force, .constraint = d_constraint, .jacobian = d_jacobian,
+                    .gamma = d_gamma, .energy = d_energy};
     return s;
 }
 
@@ -699,7 +701,7 @@ static int f_force(const mbd_system *s, double t, const gsl_vector *q, const gsl
 
 static void unconstrained_system(void)
 {
-    mbd_system s = {2, 0, P_NAMES, NULL, f_mass, f_force, NULL, NULL, NULL, NULL, NULL};
+    mbd_system s = {.n = 2, .m = 0, .names = P_NAMES, .mass = f_mass, .force = f_force};
     mbd_formulation *proj = make(&s, "projection", NULL);
     CU_ASSERT_PTR_NULL(proj);                          /* the other kinds refuse m = 0 */
     mbd_formulation *f = make(&s, "embedding", NULL);
@@ -773,8 +775,9 @@ static int b_gamma(const mbd_system *s, double t, const gsl_vector *q, const gsl
 static void driven_constraint(void)
 {
     pendulum p = pendulum_data();   /* for the mass and gravity */
-    mbd_system s = {2,          1,          P_NAMES, &p,   p_mass, p_force, b_constraint,
-                    b_jacobian, b_constraint_t, b_gamma, NULL};
+    mbd_system s = {.n = 2, .m = 1, .names = P_NAMES, .model = &p, .mass = p_mass,
+                    .force = p_force, .constraint = b_constraint, .jacobian = b_jacobian,
+                    .constraint_t = b_constraint_t, .gamma = b_gamma};
     mbd_formulation *f = make(&s, "embedding", NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     const double q0[2] = {0.0, 0.2}, qd0[2] = {0.0, 0.0};   /* x' set by the drive */

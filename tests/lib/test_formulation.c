@@ -144,8 +144,10 @@ static const char *const NAMES[] = {"x", "y"};
 
 static mbd_system make(model *md)
 {
-    mbd_system s = {2, md->kind == DOUBLE ? 2 : 1, NAMES, md, mass, force, constraint, jacobian,
-                    md->kind == BEAD ? constraint_t : NULL, gamma_fn, energy};
+    mbd_system s = {.n = 2, .m = md->kind == DOUBLE ? 2 : 1, .names = NAMES, .model = md,
+                    .mass = mass, .force = force, .constraint = constraint, .jacobian = jacobian,
+                    .constraint_t = md->kind == BEAD ? constraint_t : NULL, .gamma = gamma_fn,
+                    .energy = energy};
     return s;
 }
 
@@ -417,6 +419,275 @@ static void projection_on_the_circle(void)
     double z[4] = {0, 0, 0, 0};
     CHECK_STATUS(mbd_projection_apply(w, 0, z, &ch), MBD_ESINGULAR);
     mbd_projection_free(w);
+}
+
+/* The simultaneous corrections of document 004 (correction.h). */
+
+/* C' = 2 q . q' on the circle: dC'/dq = 2 q'^T; E_q = (0, m g), E_q' = m q' */
+static int circle_rate_jacobian(const mbd_system *s, double t, const gsl_vector *q,
+                                const gsl_vector *qd, gsl_matrix *J)
+{
+    (void)s, (void)t, (void)q;
+    gsl_matrix_set(J, 0, 0, 2 * X(qd, 0));
+    gsl_matrix_set(J, 0, 1, 2 * X(qd, 1));
+    return GSL_SUCCESS;
+}
+
+static int circle_energy_gradient(const mbd_system *s, double t, const gsl_vector *q,
+                                  const gsl_vector *qd, gsl_vector *Eq, gsl_vector *Eqd)
+{
+    const model *md = s->model;
+    (void)t, (void)q;
+    gsl_vector_set(Eq, 0, 0.0);
+    gsl_vector_set(Eq, 1, md->m * md->g);
+    gsl_vector_set(Eqd, 0, md->m * X(qd, 0));
+    gsl_vector_set(Eqd, 1, md->m * X(qd, 1));
+    return GSL_SUCCESS;
+}
+
+/* The library's dC'/dq from gamma (polarisation) and E_q, E_q' by central
+ * differences, against the closed forms; and the bead's (rheonomic: C' =
+ * x' - a w cos(w t), dC'/dq = 0 although gamma depends on t) */
+static void rate_jacobian_and_energy_gradient(void)
+{
+    model md = circle();
+    mbd_system s = make(&md);
+    gsl_vector *work = gsl_vector_alloc(8), *Eq = gsl_vector_alloc(2), *Eqd = gsl_vector_alloc(2);
+    gsl_vector *Eq2 = gsl_vector_alloc(2), *Eqd2 = gsl_vector_alloc(2);
+    gsl_matrix *J = gsl_matrix_alloc(1, 2), *J2 = gsl_matrix_alloc(1, 2);
+    double qa[2] = {0.9, -1.2}, va[2] = {-0.7, 1.9};
+    gsl_vector_view q = gsl_vector_view_array(qa, 2), v = gsl_vector_view_array(va, 2);
+    REQUIRE_STATUS(mbd_system_rate_jacobian(&s, 0.3, &q.vector, &v.vector, J, work), GSL_SUCCESS);
+    REQUIRE_STATUS(circle_rate_jacobian(&s, 0.3, &q.vector, &v.vector, J2), GSL_SUCCESS);
+    for (int j = 0; j < 2; j++)
+        CHECK_CLOSE(gsl_matrix_get(J, 0, j), gsl_matrix_get(J2, 0, j), 1e-14);
+    REQUIRE_STATUS(mbd_system_energy_gradient(&s, 0.3, &q.vector, &v.vector, Eq, Eqd, work),
+                   GSL_SUCCESS);
+    REQUIRE_STATUS(circle_energy_gradient(&s, 0.3, &q.vector, &v.vector, Eq2, Eqd2), GSL_SUCCESS);
+    for (int j = 0; j < 2; j++) {
+        CHECK_CLOSE(gsl_vector_get(Eq, j), gsl_vector_get(Eq2, j), 1e-8);
+        CHECK_CLOSE(gsl_vector_get(Eqd, j), gsl_vector_get(Eqd2, j), 1e-8);
+    }
+    /* the model's own derivatives are used when it gives them */
+    s.rate_jacobian = circle_rate_jacobian;
+    s.energy_gradient = circle_energy_gradient;
+    REQUIRE_STATUS(mbd_system_energy_gradient(&s, 0.3, &q.vector, &v.vector, Eq, Eqd, work),
+                   GSL_SUCCESS);
+    CU_ASSERT_EQUAL(gsl_vector_get(Eq, 1), md.m * md.g);   /* bit for bit: not differenced */
+    model bead = {BEAD, 2.0, 1.5, 9.81, 0.7, 1.3};
+    mbd_system sb = make(&bead);
+    REQUIRE_STATUS(mbd_system_rate_jacobian(&sb, 0.4, &q.vector, &v.vector, J, work), GSL_SUCCESS);
+    CHECK_CLOSE(gsl_matrix_get(J, 0, 0), 0.0, 1e-15);
+    CHECK_CLOSE(gsl_matrix_get(J, 0, 1), 0.0, 1e-15);
+    gsl_vector_view small = gsl_vector_subvector(work, 0, 3);   /* 2 m + n = 4 needed */
+    CHECK_STATUS(mbd_system_rate_jacobian(&sb, 0.4, &q.vector, &v.vector, J, &small.vector),
+                 GSL_EBADLEN);
+    gsl_vector_free(work);
+    gsl_vector_free(Eq);
+    gsl_vector_free(Eqd);
+    gsl_vector_free(Eq2);
+    gsl_vector_free(Eqd2);
+    gsl_matrix_free(J);
+    gsl_matrix_free(J2);
+}
+
+/* one correction of y on the circle; returns the status */
+static int correct_once(mbd_correction_mode mode, int weighted, double E0, double y[4],
+                        long *iterations)
+{
+    model md = circle();
+    mbd_system s = make(&md);
+    mbd_projection_params pp = {.mode = mode, .mass_weighted = weighted, .tol = 1e-13};
+    mbd_projection *w = mbd_projection_alloc(&s, &pp);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    mbd_projection_set_energy(w, E0);
+    int ch = 0;
+    const int st = mbd_projection_apply(w, 0.0, y, &ch);
+    if (iterations)
+        *iterations = mbd_projection_get_stats(w)->iterations;
+    mbd_projection_free(w);
+    return st;
+}
+
+static double circle_energy(const double y[4])
+{
+    const model md = circle();
+    return 0.5 * md.m * (y[2] * y[2] + y[3] * y[3]) + md.m * md.g * y[1];
+}
+
+/* (c) and (d) put the state on C = 0, C' = 0 (and E = E0) to 1e-13; the
+ * step is a minimum-norm one: its part outside the range of J^T (at the
+ * start) shrinks like the square of the perturbation */
+static void simultaneous_and_energy(void)
+{
+    const model md = circle();
+    const double base[4] = {1.5 * sin(0.8), -1.5 * cos(0.8), 1.1 * cos(0.8), 1.1 * sin(0.8)};
+    const double dir[4] = {0.3, -0.2, 0.5, 0.4};
+    const double E0 = circle_energy(base);   /* residuals O(eps) in every row */
+    for (int mode = MBD_CORRECTION_SIMULTANEOUS; mode <= MBD_CORRECTION_ENERGY; mode++) {
+        double off[2];
+        for (int k = 0; k < 2; k++) {
+            const double eps = k == 0 ? 1e-2 : 1e-3;
+            double y[4], y0[4];
+            for (int i = 0; i < 4; i++)
+                y[i] = y0[i] = base[i] + eps * dir[i];
+            long its = 0;
+            REQUIRE_STATUS(correct_once((mbd_correction_mode)mode, 0,
+                                        mode == MBD_CORRECTION_ENERGY ? E0 : 0.0, y, &its),
+                           GSL_SUCCESS);
+            const double C = y[0] * y[0] + y[1] * y[1] - md.R * md.R;
+            const double Cd = 2 * (y[0] * y[2] + y[1] * y[3]);
+            CHECK_LE(fabs(C), 1e-13);
+            CHECK_LE(fabs(Cd), 1e-13);
+            if (mode == MBD_CORRECTION_ENERGY)
+                CHECK_LE(fabs(circle_energy(y) - E0), 1e-13 * fabs(E0));
+            CHECK_IN((double)its, 1, 8);
+            /* J at the start: rows [2x 2y 0 0], [2x' 2y' 2x 2y], [0 m g m x' m y'] */
+            const double J[3][4] = {{2 * y0[0], 2 * y0[1], 0, 0},
+                                    {2 * y0[2], 2 * y0[3], 2 * y0[0], 2 * y0[1]},
+                                    {0, md.m * md.g, md.m * y0[2], md.m * y0[3]}};
+            const int rows = mode == MBD_CORRECTION_ENERGY ? 3 : 2;
+            /* the part of dx orthogonal to span(J^T): Gram-Schmidt on the rows */
+            double basis[3][4], dx[4];
+            for (int i = 0; i < 4; i++)
+                dx[i] = y[i] - y0[i];
+            for (int r = 0; r < rows; r++) {
+                for (int i = 0; i < 4; i++)
+                    basis[r][i] = J[r][i];
+                for (int p = 0; p < r; p++) {
+                    double d = 0;
+                    for (int i = 0; i < 4; i++)
+                        d += basis[p][i] * J[r][i];
+                    for (int i = 0; i < 4; i++)
+                        basis[r][i] -= d * basis[p][i];
+                }
+                double nrm = 0;
+                for (int i = 0; i < 4; i++)
+                    nrm += basis[r][i] * basis[r][i];
+                for (int i = 0; i < 4; i++)
+                    basis[r][i] /= sqrt(nrm);
+            }
+            double rest[4], full = 0, part = 0;
+            for (int i = 0; i < 4; i++)
+                rest[i] = dx[i];
+            for (int r = 0; r < rows; r++) {
+                double d = 0;
+                for (int i = 0; i < 4; i++)
+                    d += basis[r][i] * dx[i];
+                for (int i = 0; i < 4; i++)
+                    rest[i] -= d * basis[r][i];
+            }
+            for (int i = 0; i < 4; i++) {
+                full += dx[i] * dx[i];
+                part += rest[i] * rest[i];
+            }
+            off[k] = sqrt(part / full);
+        }
+        /* the off-range part falls with the perturbation (first order in it) */
+        CHECK_LE(off[1], 0.2 * off[0] + 1e-12);
+    }
+    /* an energy 0.05 J off as well: still to round-off in a few iterations */
+    {
+        double y[4];
+        for (int i = 0; i < 4; i++)
+            y[i] = base[i] + 1e-2 * dir[i];
+        long its = 0;
+        REQUIRE_STATUS(correct_once(MBD_CORRECTION_ENERGY, 0, E0 + 0.05, y, &its), GSL_SUCCESS);
+        CHECK_LE(fabs(circle_energy(y) - E0 - 0.05), 1e-13 * fabs(E0));
+        CHECK_LE(fabs(y[0] * y[0] + y[1] * y[1] - md.R * md.R), 1e-13);
+        CHECK_IN((double)its, 1, 8);
+    }
+    /* the sequential and simultaneous corrections of the same state differ:
+     * (c) also moves q to help C' */
+    double a[4], b[4];
+    for (int i = 0; i < 4; i++)
+        a[i] = b[i] = base[i] + 1e-2 * dir[i];
+    REQUIRE_STATUS(correct_once(MBD_CORRECTION_SEQUENTIAL, 0, 0, a, NULL), GSL_SUCCESS);
+    REQUIRE_STATUS(correct_once(MBD_CORRECTION_SIMULTANEOUS, 0, 0, b, NULL), GSL_SUCCESS);
+    CHECK_GE(fabs(a[0] - b[0]) + fabs(a[1] - b[1]), 1e-6);
+    /* mass weighting on the line (M = diag(1, 4)): the step along M^-1 J^T */
+    model line = {LINE, 1.0, 0, 9.81, 0, 0};
+    mbd_system sl = make(&line);
+    mbd_projection *w = mbd_projection_alloc(&sl, &(mbd_projection_params){
+                                                      .mode = MBD_CORRECTION_SIMULTANEOUS,
+                                                      .mass_weighted = 1});
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    double y[4] = {0.5, 1.0, 0.3, 0.5};
+    int ch = 0;
+    REQUIRE_STATUS(mbd_projection_apply(w, 0, y, &ch), GSL_SUCCESS);
+    CHECK_CLOSE(y[0] + y[1], 1.0, 1e-14);
+    CHECK_CLOSE(y[2] + y[3], 0.0, 1e-14);
+    CHECK_CLOSE((y[1] - 1.0) / (y[0] - 0.5), 0.25, 1e-12);
+    CHECK_CLOSE((y[3] - 0.5) / (y[2] - 0.3), 0.25, 1e-12);
+    mbd_projection_free(w);
+}
+
+/* failures said with the time and the cause; refusals at alloc */
+static void correction_failures(void)
+{
+    model md = circle();
+    /* at rest at the bottom the energy row is parallel to the constraint row */
+    double y[4] = {0.0, -md.R, 0.0, 0.0};
+    mbd_system s = make(&md);
+    mbd_projection *w = mbd_projection_alloc(&s, &(mbd_projection_params){
+                                                     .mode = MBD_CORRECTION_ENERGY});
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    int ch = 0;
+    CHECK_STATUS(mbd_projection_apply(w, 0.7, y, &ch), MBD_EINPUT);   /* E0 never set */
+    mbd_projection_set_energy(w, circle_energy(y) + 1.0);
+    CHECK_STATUS(mbd_projection_apply(w, 0.7, y, &ch), MBD_ESINGULAR);
+    const mbd_failure *f = mbd_projection_failure(w);
+    CHECK_MSG(strstr(f->cause, "singular") != NULL && f->time == 0.7, "cause %s at %g", f->cause,
+              f->time);
+    mbd_projection_free(w);
+    /* one iteration is not enough far off the circle */
+    w = mbd_projection_alloc(&s, &(mbd_projection_params){.mode = MBD_CORRECTION_SIMULTANEOUS,
+                                                          .max_iter = 1, .tol = 1e-14});
+    double z[4] = {1.2, -1.6, 0.7, 0.9};
+    CHECK_STATUS(mbd_projection_apply(w, 1.5, z, &ch), MBD_ENOCONV);
+    f = mbd_projection_failure(w);
+    CHECK_MSG(strstr(f->cause, "did not converge") && strstr(f->cause, "1 iterations")
+                  && f->time == 1.5, "cause %s", f->cause);
+    mbd_projection_free(w);
+    /* no energy, no energy correction; an unknown mode */
+    s.energy = NULL;
+    CU_ASSERT_PTR_NULL(mbd_projection_alloc(&s, &(mbd_projection_params){
+                                                    .mode = MBD_CORRECTION_ENERGY}));
+    s.energy = energy;
+    CU_ASSERT_PTR_NULL(mbd_projection_alloc(&s, &(mbd_projection_params){
+                                                    .mode = (mbd_correction_mode)9}));
+}
+
+/* In the pipeline (ode23, 5 s): (d) holds the energy to round-off, (b) and
+ * (c) hold the constraints but not the energy */
+static void energy_correction_in_the_pipeline(void)
+{
+    model md = circle();
+    mbd_system s = make(&md);
+    double E_err[3] = {0}, C_max[3] = {0};
+    const mbd_correction_mode modes[3] = {MBD_CORRECTION_SEQUENTIAL, MBD_CORRECTION_SIMULTANEOUS,
+                                          MBD_CORRECTION_ENERGY};
+    for (int k = 0; k < 3; k++) {
+        mbd_formulation_params p = {0};
+        mbd_formulation_method("projection", &p);
+        mbd_formulation *f = mbd_formulation_alloc(&s, &p);
+        mbd_ode_params op;
+        mbd_ode_preset("ode23", &op);
+        mbd_sim_params sp = {.t0 = 0, .t_end = 5, .dt_out = 0, .project = 1,
+                             .projection = {.mode = modes[k], .tol = 1e-12}};
+        double q0[2] = {md.R * sin(1.2), -md.R * cos(1.2)}, qd0[2] = {0, 0};
+        mbd_sim_stats st;
+        mbd_failure fl;
+        REQUIRE_STATUS(mbd_simulate(f, &op, &sp, q0, qd0, NULL, &st, &fl), GSL_SUCCESS);
+        E_err[k] = st.max_dE;
+        C_max[k] = fmax(st.max_C, st.max_Cdot);
+        mbd_formulation_free(f);
+    }
+    for (int k = 0; k < 3; k++)
+        CHECK_LE(C_max[k], 1e-11);
+    CHECK_LE(E_err[2], 1e-11);
+    CHECK_GE(E_err[0], 1e-6);
+    CHECK_GE(E_err[1], 1e-6);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -727,6 +998,10 @@ static CU_TestInfo formulation_tests[] = {
 static CU_TestInfo correction_tests[] = {
     {"projection_directions", projection_directions},
     {"projection_on_the_circle", projection_on_the_circle},
+    {"rate_jacobian_and_energy_gradient", rate_jacobian_and_energy_gradient},
+    {"simultaneous_and_energy", simultaneous_and_energy},
+    {"correction_failures", correction_failures},
+    {"energy_correction_in_the_pipeline", energy_correction_in_the_pipeline},
     CU_TEST_INFO_NULL,
 };
 

@@ -55,6 +55,16 @@ struct mbd_system {
     /* total mechanical energy; NULL when the model does not define one */
     int (*energy)(const mbd_system *s, double t, const gsl_vector *q, const gsl_vector *qd,
                   double *E);
+    /* Optional derivatives for the simultaneous corrections (correction.h);
+     * NULL lets the library form them itself:
+     * the Jacobian of the constraint rate C' = C_q q' + C_t with respect to
+     * q, m x n (NULL: from gamma, exactly, see mbd_system_rate_jacobian) */
+    int (*rate_jacobian)(const mbd_system *s, double t, const gsl_vector *q, const gsl_vector *qd,
+                         gsl_matrix *Cdot_q);
+    /* the energy's gradients E_q and E_q', n each (NULL: central differences
+     * of `energy`, see mbd_system_energy_gradient) */
+    int (*energy_gradient)(const mbd_system *s, double t, const gsl_vector *q,
+                           const gsl_vector *qd, gsl_vector *E_q, gsl_vector *E_qd);
 };
 
 /* Checks that the sizes are positive and the required callbacks are present
@@ -65,6 +75,24 @@ int mbd_system_validate(const mbd_system *s);
  * (m x n). */
 int mbd_system_constraint_rate(const mbd_system *s, double t, const gsl_vector *q,
                                const gsl_vector *qd, gsl_matrix *Cq, gsl_vector *Cdot);
+
+/* dC'/dq (m x n) at (t, q, q'): the model's rate_jacobian, or else from
+ * gamma by polarisation. gamma = -(C_q q')_q q' - 2 C_qt q' - C_tt is
+ * quadratic in q', so for any u
+ *     -(gamma(q' + u) - gamma(q' - u)) / 4 = (C_q q')_q u + C_qt u = (dC'/dq) u
+ * exactly, with no step to choose: column j from u = e_j (2 n calls of
+ * gamma). work: 2 m + n entries. */
+int mbd_system_rate_jacobian(const mbd_system *s, double t, const gsl_vector *q,
+                             const gsl_vector *qd, gsl_matrix *Cdot_q, gsl_vector *work);
+
+/* E_q and E_q' (n each) at (t, q, q'): the model's energy_gradient, or
+ * else central differences of its energy with steps cbrt(eps) (1 + |x_j|)
+ * (relative error about 1e-10, enough for Newton's method to converge in a
+ * few more iterations). MBD_EINPUT when the model has no energy. work: 2 n
+ * entries. */
+int mbd_system_energy_gradient(const mbd_system *s, double t, const gsl_vector *q,
+                               const gsl_vector *qd, gsl_vector *E_q, gsl_vector *E_qd,
+                               gsl_vector *work);
 
 /* Result of mbd_system_check_derivatives(): the largest differences between
  * the model's derivatives and central finite differences of C(t, q), each
