@@ -667,8 +667,11 @@ static int rk_step(mbd_ode *o, double *t, double *y, double t_stop)
     double h = o->h_next;
 
     if (!o->p.adaptive) {
-        /* fixed step: the last step may be shortened to land on t_stop */
-        if (h > remaining * (1 - 1e-12))
+        /* fixed step: the last step may be shortened to land on t_stop, or
+         * stretched by the round-off that t accumulates over many steps
+         * (t += h thousands of times lands a few ulp short of t_stop; without
+         * this, a sliver of a step of 1e-12 h would follow) */
+        if (h > remaining - 1e-6 * h)
             h = remaining;
         st = rk_attempt(o, tb, *t, y, h, o->k, o->ynew, NULL);
         if (st != GSL_SUCCESS)
