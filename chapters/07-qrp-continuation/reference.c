@@ -8,6 +8,8 @@
 
 #include "reference.h"
 
+/* >> reduced */
+/* J theta'' = -K g cos(theta): the parallelogram in its crank angle */
 static int reduced_rhs(double t, const double y[], double dydt[], void *params)
 {
     (void)t;
@@ -16,6 +18,7 @@ static int reduced_rhs(double t, const double y[], double dydt[], void *params)
     dydt[1] = -md->K * CH07_G * cos(y[0]) / md->J;
     return GSL_SUCCESS;
 }
+/* << reduced */
 
 int ch07_reduced_state(const ch07_model *md, double t, double y[2], mbd_failure *fail)
 {
@@ -35,6 +38,7 @@ int ch07_reduced_state(const ch07_model *md, double t, double y[2], mbd_failure 
     return GSL_SUCCESS;
 }
 
+/* >> horizontal */
 size_t ch07_horizontal_times(const ch07_model *md, double t_end, double times[], size_t cap)
 {
     /* sin(theta) on a grid of 1e-3 s, each sign change bisected */
@@ -71,6 +75,7 @@ size_t ch07_horizontal_times(const ch07_model *md, double t_end, double times[],
     }
     return count;
 }
+/* << horizontal */
 
 double ch07_stop_speed(void) { return sqrt(12.0 * CH07_G / 5.0); }
 

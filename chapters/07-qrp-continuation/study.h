@@ -21,6 +21,7 @@
 #define CH07_H 1e-4              /* s: its step (RK4 here) */
 #define CH07_DT_OUT 1e-3         /* s: the default output spacing */
 #define CH07_MAX_K 8             /* the most generalised coordinates a record keeps */
+#define CH07_MAX_SING 64         /* the singular instants a record keeps (the first) */
 
 /* --continuation and --rank */
 extern const char *const ch07_continuation_names[];
@@ -60,9 +61,10 @@ typedef struct {
     double *c_norm, *E;          /* |C| and the energy (with the torque's potential) */
     size_t *dof_used;            /* the basis integrated with at the last step end */
     mbd_formulation_nullspace_report rep;
-    size_t nsing;                /* the singular instants (their times and dof) */
-    double sing_t[MBD_FORMULATION_SINGULAR_KEPT];
-    size_t sing_dof[MBD_FORMULATION_SINGULAR_KEPT];
+    size_t nsing;                /* the singular instants detected; the first
+                                    CH07_MAX_SING of them, their times and dof */
+    double sing_t[CH07_MAX_SING];
+    size_t sing_dof[CH07_MAX_SING];
     mbd_run_stats stats;
     int status;                  /* GSL_SUCCESS or what stopped the run */
     mbd_failure fail;
@@ -83,7 +85,8 @@ int ch07_run_spec(const ch07_model *md, const ch07_spec *spec, ch07_run *r);
 /* The row of r nearest to time t. */
 size_t ch07_run_row(const ch07_run *r, double t);
 
-/* The largest |q_a - q_b| between two runs' positions over their common rows. */
+/* The largest |q_a - q_b| between two runs' positions at the output times
+ * both have. */
 double ch07_run_position_difference(const ch07_run *a, const ch07_run *b);
 
 /* ------------------------------------------------------------------------ */

@@ -356,7 +356,7 @@ int mbd_formulation_reselection_get(const mbd_formulation *f, size_t k,
  * full C = 0). When r_s changes, the new basis is the fresh one aligned to
  * the old (its first columns continue the old ones), v <- T^T q' (the
  * velocity projection: leaving a window drops the velocity off the new
- * branch's tangent, an energy loss the chapter measures), the generalised
+ * branch's tangent, an energy change the chapter measures), the generalised
  * coordinates of dropped columns are discarded and new ones start at 0, and
  * the integrator restarts.
  *
