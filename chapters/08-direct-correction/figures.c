@@ -50,7 +50,7 @@ static int panels(const ch08_model *md, const ch08_run runs[CH08_NMETHODS], cons
         }
         pan[f] = (mbd_panel){.title = titles[f], .xlabel = "t [s]", .ylabel = ylabels[f],
                              .logy = 1, .series = ser[f], .nseries = CH08_NMETHODS,
-                             .extra = "set key bottom right font ',8'\nset yrange [1e-18:1]"};
+                             .extra = "set key top left font ',9'\nset yrange [1e-18:1e2]"};
     }
     if (st == GSL_SUCCESS) {
         const mbd_figure fig = {.rows = nfields > 2 ? 2 : nfields, .cols = nfields > 2 ? 2 : 1,
