@@ -289,7 +289,9 @@ const char *mbd_cli_format_seconds(char *buf, size_t size, double seconds, int n
  * timed inside the program in `repeats` repetitions, each calling it as many
  * times as fill MBD_CLI_BENCH_MIN_SECONDS (found once, after a warm-up
  * call), and the minimum, median and maximum over the repetitions of the
- * time per call are reported. Times are the process's CPU seconds
+ * time per call are reported. A case whose warm-up call alone takes
+ * MBD_CLI_BENCH_LONG_SECONDS or more (a story) counts that call as its first
+ * repetition, so a story is run N times, not N + 1. Times are the process's CPU seconds
  * (CLOCK_PROCESS_CPUTIME_ID), which other programs on the machine disturb
  * less than wall-clock time.
  *
@@ -356,6 +358,7 @@ const char *mbd_cli_format_seconds(char *buf, size_t size, double seconds, int n
  * case returns its status and writes nothing. */
 
 #define MBD_CLI_BENCH_MIN_SECONDS 0.02
+#define MBD_CLI_BENCH_LONG_SECONDS 1.0
 
 typedef enum {
     MBD_CLI_BENCH_WHOLE_RUN,
