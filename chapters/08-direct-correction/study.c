@@ -412,6 +412,43 @@ static int story_run(ch08_scenario sc, ch08_reading rd, ch08_method method, doub
     return GSL_SUCCESS;
 }
 
+/* the smallest singular value of Phi_q over the outputs of r, and when */
+static int sigma_min_along(ch08_scenario sc, ch08_reading rd, const ch08_run *r, double *sigma,
+                           double *when)
+{
+    ch08_model md;
+    ch08_model_data(&md, sc, rd);
+    int st = ch08_model_build(&md);
+    const size_t n = md.n, m = 2 * md.ncut;
+    gsl_matrix *A = gsl_matrix_alloc(m, n), *At = gsl_matrix_alloc(n, m), *V = gsl_matrix_alloc(m, m);
+    gsl_vector *S = gsl_vector_alloc(m), *w = gsl_vector_alloc(m);
+    if (st == GSL_SUCCESS && !(A && At && V && S && w))
+        st = GSL_ENOMEM;
+    *sigma = INFINITY;
+    *when = NAN;
+    for (size_t k = 0; st == GSL_SUCCESS && k < r->h.rows; k++) {
+        gsl_vector_const_view qv = gsl_vector_const_view_array(mbd_history_q(&r->h, k), n);
+        st = ch08_system(&md)->jacobian(ch08_system(&md), r->h.t[k], &qv.vector, A);
+        gsl_matrix_transpose_memcpy(At, A);
+        if (st == GSL_SUCCESS)
+            st = gsl_linalg_SV_decomp(At, V, S, w);
+        if (st == GSL_SUCCESS && gsl_vector_get(S, m - 1) < *sigma) {
+            *sigma = gsl_vector_get(S, m - 1);
+            *when = r->h.t[k];
+        }
+    }
+    gsl_matrix *mats[] = {A, At, V};
+    for (int i = 0; i < 3; i++)
+        if (mats[i])
+            gsl_matrix_free(mats[i]);
+    if (S)
+        gsl_vector_free(S);
+    if (w)
+        gsl_vector_free(w);
+    ch08_model_free(&md);
+    return st;
+}
+
 int ch08_study_compute(ch08_study *s, mbd_failure *fail)
 {
     if (s->computed)
@@ -446,36 +483,19 @@ int ch08_study_compute(ch08_study *s, mbd_failure *fail)
     for (int k = 0; k < CH08_NMETHODS && st == GSL_SUCCESS; k++)
         st = story_run(CH08_FOURBAR, CH08_R2, (ch08_method)k, CH08_H, CH08_TOL, 0, &s->rhombus[k],
                        fail);
-    if (st == GSL_SUCCESS) {   /* the smallest singular value of Phi_q along (a) */
-        ch08_model md;
-        ch08_model_data(&md, CH08_FOURBAR, CH08_R2);
-        st = ch08_model_build(&md);
-        s->rhombus_sigma_min = INFINITY;
-        const ch08_run *r = &s->rhombus[CH08_A];
-        gsl_matrix *At = gsl_matrix_alloc(3, 2), *V = gsl_matrix_alloc(2, 2);
-        gsl_matrix *A = gsl_matrix_alloc(2, 3);
-        gsl_vector *S = gsl_vector_alloc(2), *w = gsl_vector_alloc(2);
-        for (size_t k = 0; st == GSL_SUCCESS && At && V && A && S && w && k < r->h.rows; k++) {
-            gsl_vector_const_view qv = gsl_vector_const_view_array(mbd_history_q(&r->h, k), 3);
-            ch08_system(&md)->jacobian(ch08_system(&md), 0.0, &qv.vector, A);
-            gsl_matrix_transpose_memcpy(At, A);
-            gsl_linalg_SV_decomp(At, V, S, w);
-            if (gsl_vector_get(S, 1) < s->rhombus_sigma_min) {
-                s->rhombus_sigma_min = gsl_vector_get(S, 1);
-                s->rhombus_t_sigma_min = r->h.t[k];
-            }
-        }
-        gsl_matrix_free(At);
-        gsl_matrix_free(V);
-        gsl_matrix_free(A);
-        gsl_vector_free(S);
-        gsl_vector_free(w);
-        ch08_model_free(&md);
-    }
+    if (st == GSL_SUCCESS)   /* the smallest singular value of Phi_q along (a) */
+        st = sigma_min_along(CH08_FOURBAR, CH08_R2, &s->rhombus[CH08_A], &s->rhombus_sigma_min,
+                             &s->rhombus_t_sigma_min);
+    if (st == GSL_SUCCESS)
+        st = sigma_min_along(CH08_FOURBAR, CH08_R1, &s->four[CH08_A], &s->four_sigma_min,
+                             &s->four_t_sigma_min);
     /* Step 7 */
     for (int k = 0; k < CH08_NMETHODS && st == GSL_SUCCESS; k++)
         st = story_run(CH08_EIGHTBAR, CH08_R1, (ch08_method)k, CH08_H, CH08_TOL, 0, &s->eight[k],
                        fail);
+    if (st == GSL_SUCCESS)
+        st = sigma_min_along(CH08_EIGHTBAR, CH08_R1, &s->eight[CH08_A], &s->eight_sigma_min,
+                             &s->eight_t_sigma_min);
     /* Step 8 */
     for (int k = 0; k < 2 && st == GSL_SUCCESS; k++) {
         st = slider_run(k == 0 ? CH08_B : CH08_D, &s->slider[k]);

@@ -86,6 +86,7 @@ typedef struct {
     /* Step 2: the four scenarios on the 4-bar (R1), 10 s */
     ch08_run four[CH08_NMETHODS];
     double four_ref_error;                         /* (a) against the tight reference */
+    double four_sigma_min, four_t_sigma_min;       /* the smallest singular value of Phi_q */
     /* Step 3: (a) at three steps */
     ch08_run drift[CH08_NH];
     /* Step 4: the ranking against the tolerance ((b), (c), (d)) */
@@ -97,6 +98,7 @@ typedef struct {
     double rhombus_sigma_min, rhombus_t_sigma_min;
     /* Step 7: the eightbar */
     ch08_run eight[CH08_NMETHODS];
+    double eight_sigma_min, eight_t_sigma_min;
     /* Step 8: the slider-crank of chapter 06 with (b) and (d) */
     ch08_run slider[2];
     int computed;

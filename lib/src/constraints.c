@@ -353,6 +353,7 @@ int mbd_constraints_newton(mbd_constraints *c, const mbd_system *s, double t, gs
 }
 /* << newton */
 
+/* >> velocity */
 int mbd_constraints_velocity(mbd_constraints *c, const mbd_system *s, double t,
                              const gsl_vector *q, gsl_vector *qd, int weighted, double tol,
                              int *moved)
@@ -376,6 +377,7 @@ int mbd_constraints_velocity(mbd_constraints *c, const mbd_system *s, double t,
     *moved = 1;
     return GSL_SUCCESS;
 }
+/* << velocity */
 
 int mbd_constraints_schur_condition(mbd_constraints *c, double *cond)
 {

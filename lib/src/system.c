@@ -35,6 +35,7 @@ int mbd_system_constraint_rate(const mbd_system *s, double t, const gsl_vector *
     return mbd_dense_gemv(CblasNoTrans, 1.0, Cq, qd, 1.0, Cdot);
 }
 
+/* >> rate-jacobian */
 int mbd_system_rate_jacobian(const mbd_system *s, double t, const gsl_vector *q,
                              const gsl_vector *qd, gsl_matrix *Cdot_q, gsl_vector *work)
 {
@@ -60,7 +61,9 @@ int mbd_system_rate_jacobian(const mbd_system *s, double t, const gsl_vector *q,
     }
     return st;
 }
+/* << rate-jacobian */
 
+/* >> energy-gradient */
 int mbd_system_energy_gradient(const mbd_system *s, double t, const gsl_vector *q,
                                const gsl_vector *qd, gsl_vector *E_q, gsl_vector *E_qd,
                                gsl_vector *work)
@@ -93,6 +96,7 @@ int mbd_system_energy_gradient(const mbd_system *s, double t, const gsl_vector *
     }
     return st;
 }
+/* << energy-gradient */
 
 /* Largest |a_i - b_i| and the index where it occurs; scale = max |a_i|, |b_i|. */
 static double max_diff(const gsl_vector *a, const gsl_vector *b, size_t *where, double *scale)
