@@ -5,6 +5,9 @@
  *   system.h        the model: a constrained system in generalized coordinates
  *   planar.h        planar bodies, joints, drivers and forces assembled into
  *                   a system (reference coordinates x, y, theta per body)
+ *   spatial.h       spatial bodies with Euler parameters, the basic
+ *                   constraints and joints, forces, and the 3D analyses
+ *                   (assembly, velocities, kinematics, inverse dynamics)
  *   constraints.h   the one constraint solver (Schur complement, augmented
  *                   solve, Newton, velocity and acceleration solves, rank)
  *   formulation.h   the method: a table of operations that turns a state into
@@ -35,6 +38,7 @@
 #include "mbd/error.h"
 #include "mbd/system.h"
 #include "mbd/planar.h"
+#include "mbd/spatial.h"
 #include "mbd/constraints.h"
 #include "mbd/nullspace.h"
 #include "mbd/formulation.h"
