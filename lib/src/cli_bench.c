@@ -375,6 +375,8 @@ static int bench_case(FILE *out, const char *program, const char *case_name, con
             && ta->warm >= MBD_CLI_BENCH_LONG_SECONDS && e->done < e->repeats) {
             e->va[e->done++] = ta->warm;
             warm_used = 1;
+            if (e->repeats > MBD_CLI_BENCH_LONG_REPEATS)
+                e->repeats = MBD_CLI_BENCH_LONG_REPEATS;
         }
     } else {
         ta->calls = e->calls[0];

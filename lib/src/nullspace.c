@@ -108,16 +108,23 @@ static void unpack(mbd_nullspace *w)
         const double tau = gsl_vector_get(w->tau, i);
         if (tau == 0.0)
             continue;
-        for (size_t j = i; j < n; j++) {
-            double s = Q[i * tq + j];
-            for (size_t k = i + 1; k < n; k++)
-                s += A[k * ta + i] * Q[k * tq + j];
-            col[j] = tau * s;
+        /* w = tau Q^T v over the columns j >= i, then Q -= v w^T; row by
+         * row, so that the inner loops run along Q's rows */
+        for (size_t j = i; j < n; j++)
+            col[j] = Q[i * tq + j];
+        for (size_t k = i + 1; k < n; k++) {
+            const double vk = A[k * ta + i];
+            for (size_t j = i; j < n; j++)
+                col[j] += vk * Q[k * tq + j];
         }
         for (size_t j = i; j < n; j++) {
+            col[j] *= tau;
             Q[i * tq + j] -= col[j];
-            for (size_t k = i + 1; k < n; k++)
-                Q[k * tq + j] -= A[k * ta + i] * col[j];
+        }
+        for (size_t k = i + 1; k < n; k++) {
+            const double vk = A[k * ta + i];
+            for (size_t j = i; j < n; j++)
+                Q[k * tq + j] -= vk * col[j];
         }
     }
     for (size_t i = 0; i < n; i++)

@@ -291,7 +291,9 @@ const char *mbd_cli_format_seconds(char *buf, size_t size, double seconds, int n
  * call), and the minimum, median and maximum over the repetitions of the
  * time per call are reported. A case whose warm-up call alone takes
  * MBD_CLI_BENCH_LONG_SECONDS or more (a story) counts that call as its first
- * repetition, so a story is run N times, not N + 1. Times are the process's CPU seconds
+ * repetition and is repeated at most MBD_CLI_BENCH_LONG_REPEATS times (its
+ * row's `repeats` says how many): seconds-long cases vary little, and make
+ * bench stays within its minute. Times are the process's CPU seconds
  * (CLOCK_PROCESS_CPUTIME_ID), which other programs on the machine disturb
  * less than wall-clock time.
  *
@@ -359,6 +361,7 @@ const char *mbd_cli_format_seconds(char *buf, size_t size, double seconds, int n
 
 #define MBD_CLI_BENCH_MIN_SECONDS 0.02
 #define MBD_CLI_BENCH_LONG_SECONDS 1.0
+#define MBD_CLI_BENCH_LONG_REPEATS 3
 
 typedef enum {
     MBD_CLI_BENCH_WHOLE_RUN,
