@@ -12,6 +12,7 @@
 #   make bench              build/bench/results.csv (BENCH_REPEATS=N)
 #   make bench-octave       the Octave comparison of issue 15 (whole processes)
 #   make memcheck           the suites under AddressSanitizer + UBSan
+#   make fuzz               the model-file reader under libFuzzer (FUZZ_SECONDS=600)
 #   make install PREFIX=... library, headers, mbd.pc, programs
 #   make student-release    build/release/mbd-student-<version>.tar.gz
 #   make autograder         build/release/autograder.zip (Gradescope)
@@ -203,6 +204,35 @@ memcheck-suites: all $(LIB_TESTS) $(CHAPTER_TESTS) $(CLI_TESTS)
 	@echo "make memcheck: clean."
 
 .PHONY: test check memcheck memcheck-suites
+
+# ---------------------------------------------------------------------------
+# Fuzzing (not part of `make test`): the model-file reader under libFuzzer,
+# with AddressSanitizer and UndefinedBehaviorSanitizer, for FUZZ_SECONDS
+# (default 600), starting from the seed corpus tests/fuzz/corpus/model_file/
+# with the format's keys as a dictionary. The inputs it finds go to
+# $(BUILD)/fuzz/corpus/model_file/ (kept between runs), and an input that
+# crashes, leaks or times out to $(BUILD)/fuzz/crash-* (leak-*, timeout-*):
+# rerun it with `$(BUILD)/fuzz/fuzz_model_file FILE`. Needs clang (FUZZ_CC).
+
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 600
+FUZZ_BIN := $(BUILD)/fuzz/fuzz_model_file
+FUZZ_SRC := tests/fuzz/fuzz_model_file.c lib/src/model_file.c lib/src/error.c
+FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Ilib/include $(GSL_CFLAGS) $(YAML_CFLAGS) \
+    -g -O1 $(WARN) $(WERROR) -fno-omit-frame-pointer \
+    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+
+$(FUZZ_BIN): $(FUZZ_SRC) lib/include/mbd/model_file.h lib/include/mbd/error.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(FUZZ_SRC) $(GSL_LIBS) $(YAML_LIBS) -lm
+
+fuzz: $(FUZZ_BIN)
+	@mkdir -p $(BUILD)/fuzz/corpus/model_file
+	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	    -print_final_stats=1 -dict=tests/fuzz/model_file.dict -artifact_prefix=$(BUILD)/fuzz/ \
+	    $(BUILD)/fuzz/corpus/model_file tests/fuzz/corpus/model_file
+
+.PHONY: fuzz
 
 # ---------------------------------------------------------------------------
 # Benchmarks: every chapter times its cases (--bench N) inside the program,
