@@ -39,6 +39,7 @@
 #include "mbd/system.h"
 #include "mbd/planar.h"
 #include "mbd/spatial.h"
+#include "mbd/model_file.h"
 #include "mbd/constraints.h"
 #include "mbd/nullspace.h"
 #include "mbd/formulation.h"
