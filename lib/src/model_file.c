@@ -241,6 +241,17 @@ static const char *scalar_text(const yaml_node_t *n)
     return n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
 }
 
+/* the value of `key` in the mapping n, or NULL when n has no such key */
+static yaml_node_t *value_of(reader *r, yaml_node_t *n, const char *key)
+{
+    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+        const char *k = scalar_text(node_at(r, p->key));
+        if (k && strcmp(k, key) == 0)
+            return node_at(r, p->value);
+    }
+    return NULL;
+}
+
 /* The text of the scalar value of `key` in mapping n, or NULL (no check). */
 static const char *peek(reader *r, const yaml_node_t *n, const char *key)
 {
@@ -1358,14 +1369,7 @@ static int read_joint(reader *r, yaml_node_t *n, size_t item, mbd_model_joint *j
     if (n->type != YAML_MAPPING_NODE)
         return fail(r, n, "%s: expected a mapping (key: value lines), found %s", what, FOUND(n));
     /* the type decides the keys */
-    yaml_node_t *tn = NULL;
-    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-        const char *k = scalar_text(node_at(r, p->key));
-        if (k && strcmp(k, "type") == 0) {
-            tn = node_at(r, p->value);
-            break;
-        }
-    }
+    yaml_node_t *tn = value_of(r, n, "type");
     if (tn == NULL)
         return fail(r, n, "%s: missing key 'type' (expected one of: spherical, revolute, cylindrical, "
                           "translational, universal, revolute-cylindrical)", what);
@@ -1428,14 +1432,7 @@ static int read_constraint(reader *r, yaml_node_t *n, size_t item, mbd_model_con
     fn_constant(&c->f, 0, c->pos);
     if (n->type != YAML_MAPPING_NODE)
         return fail(r, n, "%s: expected a mapping (key: value lines), found %s", what, FOUND(n));
-    yaml_node_t *tn = NULL;
-    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-        const char *k = scalar_text(node_at(r, p->key));
-        if (k && strcmp(k, "type") == 0) {
-            tn = node_at(r, p->value);
-            break;
-        }
-    }
+    yaml_node_t *tn = value_of(r, n, "type");
     if (tn == NULL)
         return fail(r, n, "%s: missing key 'type' (expected one of: dp1, dp2, d, cd)", what);
     int type;
@@ -1705,14 +1702,7 @@ static int read_analysis(reader *r, yaml_node_t *n, mbd_model_analysis *a)
     if (n->type != YAML_MAPPING_NODE)
         return fail(r, n, "%s: expected a mapping (key: value lines), found %s", what, FOUND(n));
     /* the type decides the keys */
-    yaml_node_t *tn = NULL;
-    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-        const char *k = scalar_text(node_at(r, p->key));
-        if (k && strcmp(k, "type") == 0) {
-            tn = node_at(r, p->value);
-            break;
-        }
-    }
+    yaml_node_t *tn = value_of(r, n, "type");
     if (tn == NULL)
         return fail(r, n, "%s: missing key 'type' (expected one of: assembly, kinematics, "
                           "inverse-dynamics, dynamics)", what);
