@@ -30,6 +30,7 @@ struct mbd_nullspace {
     gsl_permutation *Kperm;     /* n */
     gsl_vector *col;            /* n */
     int factored;
+    int q_ready;                /* Q unpacked for the factorisation in QR */
 };
 
 void mbd_nullspace_free(mbd_nullspace *w)
@@ -91,12 +92,14 @@ mbd_nullspace *mbd_nullspace_alloc(size_t n, size_t m)
 }
 
 /* >> nullspace-factor */
-/* Q = H_0 H_1 ... H_{p-1} and R from the packed factors (what
- * gsl_linalg_QR_unpack does), in plain loops: at the sizes of a mechanism
- * the reflections' arithmetic is less than the calls GSL makes per row */
-static void unpack(mbd_nullspace *w)
+/* Q = H_0 H_1 ... H_{p-1} from the packed factors (what
+ * gsl_linalg_QR_unpack does), in plain loops, and only when a caller needs
+ * the whole of it (mbd_nullspace_q, the skew update): the basis and the
+ * particular solutions apply the reflections to the few vectors they need
+ * (apply_q), a fraction of the arithmetic */
+static void unpack_q(mbd_nullspace *w)
 {
-    const size_t n = w->n, m = w->m, p = w->p;
+    const size_t n = w->n, p = w->p;
     double *Q = w->Q->data, *col = w->col->data;
     const size_t tq = w->Q->tda, ta = w->QR->tda;
     const double *A = w->QR->data;
@@ -127,9 +130,52 @@ static void unpack(mbd_nullspace *w)
                 Q[k * tq + j] -= vk * col[j];
         }
     }
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = 0; j < m; j++)
-            gsl_matrix_set(w->R, i, j, j >= i ? A[i * ta + j] : 0.0);
+    w->q_ready = 1;
+}
+
+/* x <- Q x = H_0 (H_1 (... H_{p-1} x)) (n entries, stride 1): the same
+ * operations, in the same order, as unpack_q does to each column of I */
+static void apply_q(const mbd_nullspace *w, double x[])
+{
+    const size_t n = w->n, ta = w->QR->tda;
+    const double *A = w->QR->data;
+    for (size_t i = w->p; i-- > 0;) {
+        const double tau = gsl_vector_get(w->tau, i);
+        if (tau == 0.0)
+            continue;
+        double s = x[i];
+        for (size_t k = i + 1; k < n; k++)
+            s += A[k * ta + i] * x[k];
+        s *= tau;
+        x[i] -= s;
+        for (size_t k = i + 1; k < n; k++)
+            x[k] -= A[k * ta + i] * s;
+    }
+}
+
+/* x <- Q^T x = H_{p-1} (... H_0 x) */
+static void apply_qt(const mbd_nullspace *w, double x[])
+{
+    const size_t n = w->n, ta = w->QR->tda;
+    const double *A = w->QR->data;
+    for (size_t i = 0; i < w->p; i++) {
+        const double tau = gsl_vector_get(w->tau, i);
+        if (tau == 0.0)
+            continue;
+        double s = x[i];
+        for (size_t k = i + 1; k < n; k++)
+            s += A[k * ta + i] * x[k];
+        s *= tau;
+        x[i] -= s;
+        for (size_t k = i + 1; k < n; k++)
+            x[k] -= A[k * ta + i] * s;
+    }
+}
+
+static void ensure_q(const mbd_nullspace *w)
+{
+    if (!w->q_ready)
+        unpack_q((mbd_nullspace *)w);   /* a cache in a workspace the caller owns */
 }
 
 int mbd_nullspace_factor(mbd_nullspace *w, const gsl_matrix *Cq)
@@ -146,7 +192,10 @@ int mbd_nullspace_factor(mbd_nullspace *w, const gsl_matrix *Cq)
         }
     int signum = 0;
     gsl_linalg_QRPT_decomp(w->QR, w->tau, w->perm, &signum, w->norm);
-    unpack(w);
+    w->q_ready = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < m; j++)
+            gsl_matrix_set(w->R, i, j, j >= i ? gsl_matrix_get(w->QR, i, j) : 0.0);
     /* the monitor: |R_ii| sorted decreasing (GSL's pivoting already orders
      * them up to round-off; insertion sort of a handful) */
     for (size_t i = 0; i < p; i++) {
@@ -210,8 +259,19 @@ int mbd_nullspace_basis(const mbd_nullspace *w, size_t r, gsl_matrix *T)
         return GSL_EBADLEN;
     if (r == w->n)
         return GSL_SUCCESS;
-    gsl_matrix_const_view Q2 = gsl_matrix_const_submatrix(w->Q, 0, r, w->n, w->n - r);
-    gsl_matrix_memcpy(T, &Q2.matrix);
+    if (w->q_ready) {
+        gsl_matrix_const_view Q2 = gsl_matrix_const_submatrix(w->Q, 0, r, w->n, w->n - r);
+        gsl_matrix_memcpy(T, &Q2.matrix);
+        return GSL_SUCCESS;
+    }
+    double *x = w->col->data;   /* column r + j of Q: Q e_{r+j} */
+    for (size_t j = 0; j < w->n - r; j++) {
+        for (size_t i = 0; i < w->n; i++)
+            x[i] = i == r + j ? 1.0 : 0.0;
+        apply_q(w, x);
+        for (size_t i = 0; i < w->n; i++)
+            gsl_matrix_set(T, i, j, x[i]);
+    }
     return GSL_SUCCESS;
 }
 
@@ -219,6 +279,7 @@ int mbd_nullspace_q(const mbd_nullspace *w, gsl_matrix *Q)
 {
     if (Q->size1 != w->n || Q->size2 != w->n)
         return GSL_EBADLEN;
+    ensure_q(w);
     gsl_matrix_memcpy(Q, w->Q);
     return GSL_SUCCESS;
 }
@@ -251,9 +312,12 @@ int mbd_nullspace_particular(mbd_nullspace *w, size_t r, const gsl_vector *b, gs
     gsl_vector_set_zero(x);
     if (r == 0)
         return GSL_SUCCESS;
-    gsl_matrix_const_view Qns = gsl_matrix_const_submatrix(w->Q, 0, 0, w->n, r);
-    gsl_vector_const_view ur = gsl_vector_const_subvector(w->u, 0, r);
-    gsl_blas_dgemv(CblasNoTrans, 1.0, &Qns.matrix, &ur.vector, 0.0, x);
+    double *y = w->col->data;   /* Q [u; 0] */
+    for (size_t i = 0; i < w->n; i++)
+        y[i] = i < r ? gsl_vector_get(w->u, i) : 0.0;
+    apply_q(w, y);
+    for (size_t i = 0; i < w->n; i++)
+        gsl_vector_set(x, i, y[i]);
     return GSL_SUCCESS;
 }
 
@@ -265,10 +329,14 @@ int mbd_nullspace_transpose_solve(mbd_nullspace *w, size_t r, const gsl_vector *
     gsl_vector_set_zero(lambda);
     if (r == 0)
         return GSL_SUCCESS;
-    gsl_matrix_const_view Qns = gsl_matrix_const_submatrix(w->Q, 0, 0, w->n, r);
     gsl_matrix_const_view R11 = gsl_matrix_const_submatrix(w->R, 0, 0, r, r);
+    double *z = w->col->data;   /* Q_ns^T c = the first r entries of Q^T c */
+    for (size_t i = 0; i < w->n; i++)
+        z[i] = gsl_vector_get(c, i);
+    apply_qt(w, z);
     gsl_vector_view y = gsl_vector_subvector(w->u, 0, r);
-    gsl_blas_dgemv(CblasTrans, 1.0, &Qns.matrix, c, 0.0, &y.vector);
+    for (size_t i = 0; i < r; i++)
+        gsl_vector_set(&y.vector, i, z[i]);
     gsl_blas_dtrsv(CblasUpper, CblasNoTrans, CblasNonUnit, &R11.matrix, &y.vector);
     for (size_t i = 0; i < r; i++)
         gsl_vector_set(lambda, gsl_permutation_get(w->perm, i), gsl_vector_get(&y.vector, i));
@@ -362,6 +430,7 @@ int mbd_nullspace_omega(mbd_nullspace *w, size_t r, const gsl_matrix *T, const g
     gsl_matrix_set_zero(Omega);
     if (r == 0)
         return GSL_SUCCESS;
+    ensure_q(w);
     /* Q0 = [Q_ns T] into K's storage; column i of J is Q0^T (row p_i of A')^T */
     gsl_matrix_view J = gsl_matrix_submatrix(w->C, 0, 0, n, r);
     for (size_t i = 0; i < r; i++) {
