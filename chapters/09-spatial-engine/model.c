@@ -1,0 +1,269 @@
+/* model.c -- a model file built into the spatial module (see model.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+
+#include "model.h"
+
+/* a time function of the file as the spatial module's user function: the
+ * reader's evaluation gives f, f' and f'' (the description outlives the model) */
+static int eval_fn(double t, double f[3], void *user)
+{
+    return mbd_model_fn_eval(user, t, f);
+}
+
+static mbd_spatial_fn fn_of(const mbd_model_fn *f)
+{
+    return mbd_spatial_fn_user(eval_fn, (void *)f);
+}
+
+/* a unit pair (b, c) completing the unit axis a to a right-handed frame */
+static void perp_pair(const double a[3], double b[3], double c[3])
+{
+    /* the global axis least aligned with a, then Gram-Schmidt */
+    int k = 0;
+    for (int i = 1; i < 3; i++)
+        if (fabs(a[i]) < fabs(a[k]))
+            k = i;
+    double e[3] = {0, 0, 0};
+    e[k] = 1.0;
+    const double d = a[0] * e[0] + a[1] * e[1] + a[2] * e[2];
+    for (int i = 0; i < 3; i++)
+        b[i] = e[i] - d * a[i];
+    const double nb = sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]);
+    for (int i = 0; i < 3; i++)
+        b[i] /= nb;
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static void cross(const double a[3], const double b[3], double c[3])
+{
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* a torque magnitude(t) about a fixed axis (in the torque's frame) */
+typedef struct {
+    const mbd_model_torque *tq;
+} torque_user;
+
+static int function_torque(const mbd_spatial_model *sm, double t, const gsl_vector *q,
+                           const gsl_vector *qd, double n[3], void *user)
+{
+    (void)sm, (void)q, (void)qd;
+    const mbd_model_torque *tq = user;
+    double v[3];
+    int st = mbd_model_fn_eval(&tq->magnitude, t, v);
+    for (int i = 0; i < 3; i++)
+        n[i] = st == GSL_SUCCESS ? v[0] * tq->axis[i] : 0.0;
+    return st;
+}
+
+static int actuator(double l, double ldot, double t, double *h, void *user)
+{
+    (void)l, (void)ldot;
+    double v[3];
+    int st = mbd_model_fn_eval(user, t, v);
+    *h = v[0];
+    return st;
+}
+
+/* >> build */
+static int build(ch09_model *md, mbd_failure *fail)
+{
+    const mbd_model_desc *d = md->desc;
+    mbd_spatial_model *sm = md->sm = mbd_spatial_alloc();
+    md->body = calloc(d->nbodies, sizeof *md->body);
+    md->joint = calloc(d->njoints + 1, sizeof *md->joint);
+    md->constraint = calloc(d->nconstraints + 1, sizeof *md->constraint);
+    if (sm == NULL || md->body == NULL || md->joint == NULL || md->constraint == NULL)
+        return mbd_failure_set(fail, GSL_ENOMEM, NAN, "out of memory for the model");
+    for (size_t k = 0; k < d->nbodies; k++) {
+        const mbd_model_body *b = &d->bodies[k];
+        if (b->is_ground) {
+            md->body[k] = mbd_spatial_add_ground(sm, b->name);
+        } else {
+            double J[3][3];
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++)
+                    J[i][j] = b->inertia[3 * i + j];
+            md->body[k] = mbd_spatial_add_body(sm, b->name, b->mass, J);
+        }
+    }
+    mbd_spatial_set_gravity(sm, d->gravity);
+    for (size_t k = 0; k < d->njoints; k++) {
+        const mbd_model_joint *jt = &d->joints[k];
+        const int i = md->body[jt->body_i], j = md->body[jt->body_j];
+        double bi[3], ci[3], bj[3], cj[3], aj[3];
+        switch (jt->type) {
+        case MBD_MODEL_JOINT_SPHERICAL:
+            md->joint[k] = mbd_spatial_add_spherical(sm, jt->name, i, jt->point_i, j, jt->point_j);
+            break;
+        case MBD_MODEL_JOINT_REVOLUTE:
+            perp_pair(jt->axis_i, bi, ci);
+            md->joint[k] = mbd_spatial_add_revolute(sm, jt->name, i, jt->point_i, bi, ci, j,
+                                                    jt->point_j, jt->axis_j);
+            break;
+        case MBD_MODEL_JOINT_CYLINDRICAL:
+            perp_pair(jt->axis_i, bi, ci);
+            md->joint[k] = mbd_spatial_add_cylindrical(sm, jt->name, i, jt->point_i, bi, ci, j,
+                                                       jt->point_j, jt->axis_j);
+            break;
+        case MBD_MODEL_JOINT_TRANSLATIONAL:
+            /* a_i = normal_i and b_i = axis_i x normal_i span the plane normal to
+             * the axis; a_j = axis_j x normal_j is normal to a_i while the
+             * normals agree, which fixes the turn about the axis */
+            cross(jt->axis_i, jt->normal_i, ci);
+            cross(jt->axis_j, jt->normal_j, aj);
+            md->joint[k] = mbd_spatial_add_translational(sm, jt->name, i, jt->point_i,
+                                                         jt->normal_i, ci, j, jt->point_j,
+                                                         jt->axis_j, aj);
+            break;
+        case MBD_MODEL_JOINT_UNIVERSAL:
+            md->joint[k] = mbd_spatial_add_universal(sm, jt->name, i, jt->point_i, jt->axis_i, j,
+                                                     jt->point_j, jt->axis_j);
+            break;
+        default: /* revolute-cylindrical */
+            perp_pair(jt->axis_j, bj, cj);
+            md->joint[k] = mbd_spatial_add_revcyl(sm, jt->name, i, jt->point_i, jt->axis_i, j,
+                                                  jt->point_j, jt->axis_j, bj, cj);
+            break;
+        }
+    }
+    for (size_t k = 0; k < d->nconstraints; k++) {
+        const mbd_model_constraint *c = &d->constraints[k];
+        const int i = md->body[c->body_i], j = md->body[c->body_j];
+        const mbd_spatial_fn f = fn_of(&c->f);
+        double axis[3] = {0, 0, 0};
+        switch (c->type) {
+        case MBD_MODEL_CON_DP1:
+            md->constraint[k] = mbd_spatial_add_dp1(sm, c->name, i, c->a_i, j, c->a_j, f);
+            break;
+        case MBD_MODEL_CON_DP2:
+            md->constraint[k] = mbd_spatial_add_dp2(sm, c->name, i, c->a_i, c->point_i, j,
+                                                    c->point_j, f);
+            break;
+        case MBD_MODEL_CON_D:
+            md->constraint[k] = mbd_spatial_add_d(sm, c->name, i, c->point_i, j, c->point_j, f);
+            break;
+        default:
+            axis[c->coordinate] = 1.0;
+            md->constraint[k] = mbd_spatial_add_cd(sm, c->name, i, c->point_i, j, c->point_j,
+                                                   axis, f);
+            break;
+        }
+    }
+    for (size_t k = 0; k < d->nforces; k++) {
+        const mbd_model_force *fo = &d->forces[k];
+        mbd_spatial_add_force(sm, fo->name, md->body[fo->body], fo->point, fo->force,
+                              fo->frame == MBD_MODEL_FRAME_BODY ? MBD_SPATIAL_BODY
+                                                                : MBD_SPATIAL_GLOBAL);
+    }
+    for (size_t k = 0; k < d->ntorques; k++) {
+        const mbd_model_torque *tq = &d->torques[k];
+        const mbd_spatial_frame fr =
+            tq->frame == MBD_MODEL_FRAME_BODY ? MBD_SPATIAL_BODY : MBD_SPATIAL_GLOBAL;
+        if (tq->kind == MBD_MODEL_TORQUE_CONSTANT) {
+            mbd_spatial_add_torque(sm, tq->name, md->body[tq->body], tq->torque, fr);
+        } else if (tq->kind == MBD_MODEL_TORQUE_FUNCTION) {
+            mbd_spatial_add_variable_torque(sm, tq->name, md->body[tq->body], function_torque, fr,
+                                            (void *)tq);
+        } else {
+            return mbd_failure_set(fail, MBD_EINPUT, NAN,
+                                   "%s:%lu:%lu: torque '%s' asks for the callback '%s', which "
+                                   "this program does not have (chapter 09 part 2 adds the "
+                                   "flyball governor's)", d->source, tq->pos.line, tq->pos.column,
+                                   tq->name, tq->callback);
+        }
+    }
+    for (size_t k = 0; k < d->ntsdas; k++) {
+        const mbd_model_tsda *ts = &d->tsdas[k];
+        mbd_spatial_add_tsda(sm, ts->name, md->body[ts->body_i], ts->point_i, md->body[ts->body_j],
+                             ts->point_j, ts->stiffness, ts->free_length, ts->damping, actuator,
+                             (void *)&ts->actuator);
+    }
+    int st = mbd_spatial_finish(sm);
+    if (st != GSL_SUCCESS) {
+        const mbd_failure *sf = mbd_spatial_failure(sm);
+        return mbd_failure_set(fail, st, NAN, "%s: the model could not be built: %s", d->source,
+                               sf->cause);
+    }
+    const mbd_system *sys = mbd_spatial_system(sm);
+    md->n = sys->n;
+    md->m = sys->m;
+    return GSL_SUCCESS;
+}
+/* << build */
+
+static int load(ch09_model *md, int st, const mbd_model_error *err, mbd_failure *fail)
+{
+    if (st != GSL_SUCCESS) {
+        mbd_model_error_to_failure(err, fail);
+        return st;
+    }
+    st = build(md, fail);
+    if (st != GSL_SUCCESS)
+        ch09_model_free(md);
+    return st;
+}
+
+int ch09_model_load(ch09_model *md, const char *path, mbd_failure *fail)
+{
+    memset(md, 0, sizeof *md);
+    mbd_model_error err;
+    int st = mbd_model_read_file(path, &md->desc, &err);
+    return load(md, st, &err, fail);
+}
+
+int ch09_model_load_string(ch09_model *md, const char *text, const char *source,
+                           mbd_failure *fail)
+{
+    memset(md, 0, sizeof *md);
+    mbd_model_error err;
+    int st = mbd_model_read_string(text, strlen(text), source, &md->desc, &err);
+    return load(md, st, &err, fail);
+}
+
+void ch09_model_free(ch09_model *md)
+{
+    mbd_spatial_free(md->sm);
+    mbd_model_desc_free(md->desc);
+    free(md->body);
+    free(md->joint);
+    free(md->constraint);
+    memset(md, 0, sizeof *md);
+}
+
+int ch09_initial(const ch09_model *md, gsl_vector *q, gsl_vector *qd, int *known)
+{
+    const mbd_model_desc *d = md->desc;
+    gsl_vector_set_zero(q);
+    gsl_vector_set_zero(qd);
+    for (size_t k = 0; k < mbd_spatial_n_bodies(md->sm); k++)
+        known[k] = 1;   /* grounds: nothing to solve */
+    for (size_t k = 0; k < d->nbodies; k++) {
+        const mbd_model_body *b = &d->bodies[k];
+        if (b->is_ground)
+            continue;
+        int st = mbd_spatial_set_pose(md->sm, md->body[k], b->r, b->p, q);
+        if (st != GSL_SUCCESS)
+            return st;
+        known[md->body[k]] = b->velocity_known;
+    }
+    for (size_t k = 0; k < d->nbodies; k++) {
+        const mbd_model_body *b = &d->bodies[k];
+        if (b->is_ground || !b->velocity_known)
+            continue;
+        int st = mbd_spatial_set_velocity(md->sm, md->body[k], q, b->rdot, b->omega_bar,
+                                          MBD_SPATIAL_BODY, qd);
+        if (st != GSL_SUCCESS)
+            return st;
+    }
+    return GSL_SUCCESS;
+}

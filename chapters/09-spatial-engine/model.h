@@ -1,0 +1,42 @@
+/* model.h -- chapter 09's models: a model file read by the library's reader
+ * (model_file.h) and built into the spatial module (spatial.h): bodies,
+ * joints, basic and driving constraints, forces, torques, spring-damper-
+ * actuators and output points, with the initial configuration and
+ * velocities the file gives (document 003, Vignos 2016, Secs. 3-6).
+ */
+#ifndef CH09_MODEL_H
+#define CH09_MODEL_H
+
+#include <stddef.h>
+
+#include <gsl/gsl_vector.h>
+
+#include "mbd/error.h"
+#include "mbd/model_file.h"
+#include "mbd/spatial.h"
+
+typedef struct {
+    mbd_model_desc *desc;        /* the file, as read (owned) */
+    mbd_spatial_model *sm;       /* built from it */
+    int *body;                   /* desc body k -> spatial body index */
+    int *joint;                  /* desc joint k -> spatial joint index */
+    int *constraint;             /* desc constraint k -> spatial joint index */
+    size_t n, m;                 /* coordinates, rows */
+} ch09_model;
+
+/* Reads `path` and builds it. MBD_EINPUT with "FILE:LINE:COL: what" in
+ * fail->cause for a file the reader or the builder refuses (a torque
+ * callback this program does not have, ...); nothing is left allocated on a
+ * failure. */
+int ch09_model_load(ch09_model *md, const char *path, mbd_failure *fail);
+/* The same from text in memory (source names it in messages). */
+int ch09_model_load_string(ch09_model *md, const char *text, const char *source,
+                           mbd_failure *fail);
+void ch09_model_free(ch09_model *md);
+
+/* The initial state the file gives: every body at its pose (q) with its
+ * velocity where known (qd), the unknown velocities left 0 (known[b] = 0:
+ * one entry per spatial body). */
+int ch09_initial(const ch09_model *md, gsl_vector *q, gsl_vector *qd, int *known);
+
+#endif
