@@ -10,6 +10,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "mbd/cli.h"
+#include "story.h"
 #include "study.h"
 
 #define PROGRAM "ch09-spatial-engine"
@@ -55,11 +56,8 @@ static int run(void *ctx, mbd_failure *fail)
 
 static int story(void *ctx, FILE *out, int no_timing, mbd_failure *fail)
 {
-    (void)ctx, (void)no_timing, (void)fail;
-    fputs("Chapter 09's story is being written (issue 19). Run a model file:\n"
-          "  ch09-spatial-engine --model FILE [--analysis assembly|kinematics|inverse-dynamics]\n",
-          out);
-    return GSL_SUCCESS;
+    (void)ctx;
+    return ch09_story(out, no_timing, fail);
 }
 
 int main(int argc, char **argv)
