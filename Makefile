@@ -104,6 +104,10 @@ $(BUILD)/bin/ch$(1): $(BUILD)/obj/chapters/$(1)/main.o $(call chapter_objs,$(1))
 endef
 $(foreach c,$(CHAPTERS),$(eval $(call chapter_rules,$(c))))
 
+# chapter 09 finds its models from any working directory (model.c)
+$(BUILD)/obj/chapters/09-spatial-engine/model.o: \
+    CFLAGS += -DCH09_MODELS_DIR='"$(abspath chapters/09-spatial-engine/models)/"'
+
 all: deps-build lib $(PROGRAMS)
 
 deps-build:

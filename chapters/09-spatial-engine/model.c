@@ -230,6 +230,34 @@ int ch09_model_load_string(ch09_model *md, const char *text, const char *source,
     return load(md, st, &err, fail);
 }
 
+#ifndef CH09_MODELS_DIR
+#define CH09_MODELS_DIR "chapters/09-spatial-engine/models/"
+#endif
+
+const char *ch09_models_dir(void)
+{
+    static char dir[4096];
+    const char *env = getenv("MBD_CH09_MODELS");
+    if (env != NULL && env[0] != '\0') {
+        const size_t n = strlen(env);
+        snprintf(dir, sizeof dir, "%s%s", env, env[n - 1] == '/' ? "" : "/");
+        return dir;
+    }
+    FILE *f = fopen("chapters/09-spatial-engine/models/a01-pendulum.yaml", "r");
+    if (f != NULL) {
+        fclose(f);
+        return "chapters/09-spatial-engine/models/";
+    }
+    return CH09_MODELS_DIR;
+}
+
+int ch09_model_load_named(ch09_model *md, const char *file, mbd_failure *fail)
+{
+    char path[4096 + 256];
+    snprintf(path, sizeof path, "%s%s", ch09_models_dir(), file);
+    return ch09_model_load(md, path, fail);
+}
+
 void ch09_model_free(ch09_model *md)
 {
     mbd_spatial_free(md->sm);

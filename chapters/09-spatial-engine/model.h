@@ -34,6 +34,14 @@ int ch09_model_load_string(ch09_model *md, const char *text, const char *source,
                            mbd_failure *fail);
 void ch09_model_free(ch09_model *md);
 
+/* The directory of the chapter's models (ending in '/'): $MBD_CH09_MODELS
+ * when set, else chapters/09-spatial-engine/models/ below the working
+ * directory when it is there (make run starts in the repository), else the
+ * one of the source tree the program was built from. */
+const char *ch09_models_dir(void);
+/* ch09_model_load of one of the chapter's models by file name */
+int ch09_model_load_named(ch09_model *md, const char *file, mbd_failure *fail);
+
 /* The initial state the file gives: every body at its pose (q) with its
  * velocity where known (qd), the unknown velocities left 0 (known[b] = 0:
  * one entry per spatial body). */

@@ -91,7 +91,9 @@ static int record(const mbd_spatial_model *sm, double t, const gsl_vector *q,
         st = sys->energy(sys, t, q, qd, &r->E[k]);
     for (size_t j = 0; st == GSL_SUCCESS && c->reactions && lambda != NULL && j < r->njoints; j++) {
         mbd_spatial_reaction on_i;
-        st = mbd_spatial_reactions(sm, c->md->joint[j], q, lambda, &on_i, NULL);
+        const size_t nj = c->md->desc->njoints;
+        st = mbd_spatial_reactions(sm, j < nj ? c->md->joint[j] : c->md->constraint[j - nj], q,
+                                   lambda, &on_i, NULL);
         double *o = r->react + (k * r->njoints + j) * 6;
         memcpy(o, on_i.F, 3 * sizeof(double));
         memcpy(o + 3, on_i.n_point, 3 * sizeof(double));
@@ -101,38 +103,103 @@ static int record(const mbd_spatial_model *sm, double t, const gsl_vector *q,
     return st;
 }
 
-int ch09_run_spec(ch09_model *md, const ch09_spec *spec, ch09_run *r)
+int ch09_spec_of_model(const ch09_model *md, ch09_spec *spec, mbd_failure *fail)
+{
+    const mbd_model_analysis *a = &md->desc->analysis;
+    memset(spec, 0, sizeof *spec);
+    spec->assemble = 1;
+    spec->t_end = CH09_T_END;
+    spec->h = CH09_H;
+    switch (a->type) {
+    case MBD_MODEL_ANALYSIS_NONE:
+        spec->analysis = CH09_ASSEMBLY;
+        spec->auto_analysis = 1;   /* ch09_run_spec makes it kinematics when fully driven */
+        return GSL_SUCCESS;
+    case MBD_MODEL_ANALYSIS_ASSEMBLY:
+        spec->analysis = CH09_ASSEMBLY;
+        break;
+    case MBD_MODEL_ANALYSIS_KINEMATICS:
+        spec->analysis = CH09_KINEMATICS;
+        break;
+    case MBD_MODEL_ANALYSIS_INVERSE_DYNAMICS:
+        spec->analysis = CH09_INVERSE_DYNAMICS;
+        break;
+    case MBD_MODEL_ANALYSIS_DYNAMICS:
+        spec->analysis = CH09_DYNAMICS;
+        break;
+    }
+    spec->t0 = a->t_start;
+    if (a->type != MBD_MODEL_ANALYSIS_ASSEMBLY) {
+        spec->t_end = a->t_end;
+        spec->h = a->h;
+        spec->assemble = a->assemble;
+    }
+    if (isfinite(a->tolerance))
+        spec->opts.tol = a->tolerance;
+    if (a->max_iterations > 0)
+        spec->opts.max_iter = a->max_iterations > 100000 ? 100000 : (unsigned)a->max_iterations;
+    if (a->newton != MBD_MODEL_NEWTON_DEFAULT && a->newton != MBD_MODEL_NEWTON_FULL &&
+        spec->analysis != CH09_DYNAMICS)
+        return mbd_failure_set(fail, MBD_EINPUT, NAN,
+                               "%s:%lu:%lu: analysis: 'newton': a %s analysis uses full Newton "
+                               "(remove the key or write 'full')",
+                               md->desc->source, a->pos.line, a->pos.column,
+                               ch09_analysis_names[spec->analysis]);
+    return GSL_SUCCESS;
+}
+
+int ch09_run_spec(ch09_model *md, const ch09_spec *spec_in, ch09_run *r)
 {
     ch09_run_free(r);
-    if (spec->analysis == CH09_DYNAMICS)
-        return mbd_failure_set(&r->fail, MBD_EINPUT, NAN,
-                               "--analysis dynamics: not available yet (chapter 09 part 2)");
+    ch09_spec spec = *spec_in;
+    if (spec.analysis == CH09_DYNAMICS) {
+        r->status = mbd_failure_set(&r->fail, MBD_EINPUT, spec.t0,
+                                    "a dynamics analysis arrives with chapter 09 part 2; run "
+                                    "--analysis assembly, kinematics or inverse-dynamics");
+        return GSL_SUCCESS;
+    }
     const mbd_system *sys = mbd_spatial_system(md->sm);
     r->n = sys->n;
     r->npoints = md->desc->noutputs;
-    r->njoints = md->desc->njoints;
+    r->njoints = md->desc->njoints + md->desc->nconstraints;   /* reactions: both */
     gsl_vector *q = gsl_vector_alloc(r->n), *qd = gsl_vector_alloc(r->n);
+    gsl_vector *scratch = gsl_vector_alloc(r->n);
     gsl_vector *C = gsl_vector_alloc(sys->m ? sys->m : 1);
     int *known = calloc(mbd_spatial_n_bodies(md->sm), sizeof *known);
-    int st = q && qd && C && known ? GSL_SUCCESS : GSL_ENOMEM;
+    int st = q && qd && scratch && C && known ? GSL_SUCCESS : GSL_ENOMEM;
     if (st == GSL_SUCCESS)
         st = ch09_initial(md, q, qd, known);
+    for (size_t k = 0; st == GSL_SUCCESS && k < md->desc->nbodies; k++)
+        if (!md->desc->bodies[k].is_ground && md->desc->bodies[k].velocity_known)
+            r->velocities_known++;
+    if (st == GSL_SUCCESS && spec.assemble)
+        st = mbd_spatial_assemble(md->sm, spec.t0, q, &spec.opts, &r->assembly);
     if (st == GSL_SUCCESS) {
-        st = mbd_spatial_assemble(md->sm, spec->t0, q, NULL, &r->assembly);
-        if (st == GSL_SUCCESS)
-            st = mbd_spatial_velocity(md->sm, spec->t0, q, qd, known, NULL, NULL);
-        if (st != GSL_SUCCESS)
-            r->fail = *mbd_spatial_last_failure(md->sm);
+        /* the rank of [Phi_q] (the normalisation rows included) at the start */
+        gsl_vector_set_zero(scratch);
+        st = mbd_spatial_velocity(md->sm, spec.t0, q, scratch, NULL, &spec.opts, &r->structure);
+        r->ranked = st == GSL_SUCCESS;
+        r->rank = r->structure.rank;
+        r->dof = r->structure.dof;
     }
-    recorder c = {md, r, C, spec->reactions};
-    if (st == GSL_SUCCESS && spec->analysis == CH09_ASSEMBLY) {
-        st = record(md->sm, spec->t0, q, qd, NULL, NULL, &c);
+    if (st == GSL_SUCCESS)
+        st = mbd_spatial_velocity(md->sm, spec.t0, q, qd, known, &spec.opts, &r->velocity);
+    if (st != GSL_SUCCESS)
+        r->fail = *mbd_spatial_last_failure(md->sm);
+    /* a file without an analysis: kinematics when the model is fully driven */
+    if (st == GSL_SUCCESS && spec.auto_analysis && r->dof == 0)
+        spec.analysis = CH09_KINEMATICS;
+    r->analysis = spec.analysis;
+    recorder c = {md, r, C, spec.reactions};
+    if (st == GSL_SUCCESS && spec.analysis == CH09_ASSEMBLY) {
+        st = record(md->sm, spec.t0, q, qd, NULL, NULL, &c);
     } else if (st == GSL_SUCCESS) {
-        st = spec->analysis == CH09_KINEMATICS
-                 ? mbd_spatial_kinematics(md->sm, spec->t0, spec->t_end, spec->h, q, NULL, record, &c)
-                 : mbd_spatial_inverse_dynamics(md->sm, spec->t0, spec->t_end, spec->h, q, NULL,
-                                                record, &c);
-        if (st != GSL_SUCCESS)
+        st = spec.analysis == CH09_KINEMATICS
+                 ? mbd_spatial_kinematics(md->sm, spec.t0, spec.t_end, spec.h, q, &spec.opts,
+                                          record, &c)
+                 : mbd_spatial_inverse_dynamics(md->sm, spec.t0, spec.t_end, spec.h, q,
+                                                &spec.opts, record, &c);
+        if (st != GSL_SUCCESS && r->fail.status == GSL_SUCCESS)
             r->fail = *mbd_spatial_last_failure(md->sm);
     }
     r->status = st;
@@ -140,10 +207,12 @@ int ch09_run_spec(ch09_model *md, const ch09_spec *spec, ch09_run *r)
         gsl_vector_free(q);
     if (qd)
         gsl_vector_free(qd);
+    if (scratch)
+        gsl_vector_free(scratch);
     if (C)
         gsl_vector_free(C);
     free(known);
-    return GSL_SUCCESS;
+    return st == GSL_ENOMEM ? st : GSL_SUCCESS;
 }
 
 int ch09_write_csv(FILE *out, const ch09_model *md, const ch09_run *r, int reactions)
@@ -162,7 +231,9 @@ int ch09_write_csv(FILE *out, const ch09_model *md, const ch09_run *r, int react
     static const char *const fr[] = {"Fx", "Fy", "Fz", "Tx", "Ty", "Tz"};
     for (size_t j = 0; reactions && j < r->njoints; j++)
         for (int i = 0; i < 6; i++)
-            fprintf(out, ",%s.%s", d->joints[j].name, fr[i]);
+            fprintf(out, ",%s.%s",
+                    j < d->njoints ? d->joints[j].name : d->constraints[j - d->njoints].name,
+                    fr[i]);
     fputc('\n', out);
     for (size_t k = 0; k < r->rows; k++) {
         fprintf(out, "%.17g", r->t[k]);
@@ -184,13 +255,35 @@ void ch09_write_summary(FILE *out, const ch09_model *md, const ch09_spec *spec, 
     for (size_t k = 0; k < r->rows; k++)
         cmax = fmax(cmax, r->C[k]);
     fprintf(out, "model = %s\n", md->desc->source);
-    fprintf(out, "analysis = %s\n", ch09_analysis_names[spec->analysis]);
+    fprintf(out, "analysis = %s\n", ch09_analysis_names[r->analysis]);
     fprintf(out, "bodies = %zu\ncoordinates = %zu\nrows = %zu\n", md->desc->nbodies - 1, md->n,
             md->m);
-    fprintf(out, "assembly_iterations = %u\nassembly_residual = %.17g\n", r->assembly.iterations,
-            r->assembly.residual);
-    fprintf(out, "rank = %zu\ndof = %zu\nredundant_rows = %zu\n", r->assembly.rank,
-            r->assembly.dof, r->assembly.n_dropped);
-    fprintf(out, "outputs = %zu\nmax_C_norm = %.17g\n", r->rows, cmax);
-    fprintf(out, "status = %s\n", r->status == GSL_SUCCESS ? "ok" : mbd_strerror(r->status));
+    if (r->ranked) {
+        fprintf(out, "rank = %zu\ndof = %zu\nredundant_rows = %zu\n", r->rank, r->dof,
+                md->m - r->rank);
+        fputs("redundant_row_names =", out);
+        const size_t nd = r->structure.n_dropped < MBD_SPATIAL_REPORT_ROWS
+                              ? r->structure.n_dropped : MBD_SPATIAL_REPORT_ROWS;
+        for (size_t k = 0; k < nd; k++) {
+            mbd_spatial_row_info info;
+            if (mbd_spatial_row_info_get(md->sm, r->structure.dropped[k], &info) == GSL_SUCCESS)
+                fprintf(out, "%s %s", k ? "," : "", info.name);
+        }
+        fprintf(out, "%s\n", r->structure.n_dropped > nd ? ", ..." : "");
+    }
+    fprintf(out, "assembled = %s\n", spec->assemble ? "yes" : "no");
+    if (spec->assemble)
+        fprintf(out, "assembly_iterations = %u\nassembly_residual = %.17g\n",
+                r->assembly.iterations, r->assembly.residual);
+    fprintf(out, "velocities_known = %zu\n", r->velocities_known);
+    if (r->analysis != CH09_ASSEMBLY)
+        fprintf(out, "t_start = %.17g\nt_end = %.17g\nh = %.17g\n", spec->t0, spec->t_end,
+                spec->h);
+    fprintf(out, "outputs = %zu\n", r->rows);
+    if (r->rows > 0) {
+        fprintf(out, "t_reached = %.17g\nmax_C_norm = %.17g\n", r->t[r->rows - 1], cmax);
+        if (isfinite(r->E[0]))
+            fprintf(out, "E0 = %.17g\n", r->E[0]);
+    }
+    fprintf(out, "status = %s\n", mbd_status_word(r->status));
 }

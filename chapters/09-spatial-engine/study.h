@@ -13,16 +13,35 @@ typedef enum { CH09_ASSEMBLY, CH09_KINEMATICS, CH09_INVERSE_DYNAMICS, CH09_DYNAM
 extern const char *const ch09_analysis_names[];
 extern const char *const ch09_analysis_descriptions[];
 
+/* One run: the analysis and its settings. ch09_spec_of_model fills it from
+ * the model file's `analysis` (the program's options then override). */
 typedef struct {
     ch09_analysis analysis;
     double t0, t_end, h;
+    int assemble;                  /* assemble at t0 first (default 1) */
+    int auto_analysis;             /* the file has none: kinematics when fully driven, else assembly */
     int reactions;
+    mbd_spatial_options opts;      /* Newton's tolerance and iterations (0: the library's) */
 } ch09_spec;
+
+#define CH09_T_END 1.0             /* when neither the file nor --t-end says */
+#define CH09_H 1e-2
+
+/* The file's analysis into *spec; a file without one gets kinematics when
+ * the model is fully driven and assembly otherwise. MBD_EINPUT (with
+ * "FILE:LINE:COL: ..." in fail) for settings this program cannot honour. */
+int ch09_spec_of_model(const ch09_model *md, ch09_spec *spec, mbd_failure *fail);
 
 typedef struct {
     size_t n, rows, cap, npoints, njoints;
     double *t, *q, *qd, *points, *C, *E, *react;   /* per row: n, n, 3 npoints, 1, 1, 6 njoints */
-    mbd_spatial_report assembly;
+    mbd_spatial_report assembly;   /* empty when the spec did not assemble */
+    mbd_spatial_report velocity;   /* the initial velocities' solve */
+    int ranked;                    /* the next three are known (the start was consistent) */
+    size_t rank, dof;              /* of [Phi_q] at the initial configuration */
+    mbd_spatial_report structure;  /* that rank decision, with the rows it set aside */
+    size_t velocities_known;       /* moving bodies whose velocities the file gives */
+    ch09_analysis analysis;        /* the one that ran */
     int status;
     mbd_failure fail;
 } ch09_run;

@@ -1,6 +1,7 @@
 /* model_file: the YAML model reader (lib/include/mbd/model_file.h).
  *
- * - good: every example in tests/lib/model_files/good/ is read, and the
+ * - good: every example in tests/lib/model_files/good/ and every model of
+ *   chapter 09 (chapters/09-spatial-engine/models/) is read, and the
  *   values of the validation models and of every_feature.yaml are the ones
  *   written in them, with the positions of their elements;
  * - bad: every file in tests/lib/model_files/bad/ is refused with the
@@ -24,6 +25,7 @@
 #include "mbd/model_file.h"
 
 #define GOOD "tests/lib/model_files/good/"
+#define MODELS "chapters/09-spatial-engine/models/"   /* the chapter's, read here too */
 #define BAD "tests/lib/model_files/bad/"
 #define PI 3.14159265358979323846
 
@@ -31,7 +33,7 @@
 static mbd_model_desc *read_good(const char *name)
 {
     char path[256];
-    snprintf(path, sizeof path, GOOD "%s", name);
+    snprintf(path, sizeof path, "%s%s", strchr(name, '-') ? MODELS : GOOD, name);
     mbd_model_desc *m = NULL;
     mbd_model_error e;
     int st = mbd_model_read_file(path, &m, &e);
@@ -75,7 +77,7 @@ static int vec_eq(const double *a, const double *b, size_t n)
 
 static void good_a01_pendulum(void)
 {
-    mbd_model_desc *m = read_good("a01_pendulum.yaml");
+    mbd_model_desc *m = read_good("a01-pendulum.yaml");
     if (m == NULL)
         return;
     CU_ASSERT_STRING_EQUAL(m->source, GOOD "a01_pendulum.yaml");
@@ -130,7 +132,7 @@ static void good_a01_pendulum(void)
 
 static void good_slider_crank(void)
 {
-    mbd_model_desc *m = read_good("slider_crank_driven.yaml");
+    mbd_model_desc *m = read_good("slider-crank-driven.yaml");
     if (m == NULL)
         return;
     CHECK_VEC(m->gravity, 0, 0, -9.81);
@@ -184,7 +186,7 @@ static void good_slider_crank(void)
     CU_ASSERT(m->analysis.t_end == 1 && m->analysis.h == 1e-3);
     mbd_model_desc_free(m);
 
-    m = read_good("slider_crank_free.yaml");
+    m = read_good("slider-crank-free.yaml");
     if (m == NULL)
         return;
     CU_ASSERT_EQUAL(m->nconstraints, 1);
@@ -196,7 +198,7 @@ static void good_slider_crank(void)
 
 static void good_four_bar(void)
 {
-    mbd_model_desc *m = read_good("four_bar_driven.yaml");
+    mbd_model_desc *m = read_good("four-bar-driven.yaml");
     if (m == NULL)
         return;
     CU_ASSERT_EQUAL_FATAL(m->nbodies, 4);
@@ -223,7 +225,7 @@ static void good_four_bar(void)
     CU_ASSERT(m->analysis.t_end == 2.5 && m->analysis.h == 1e-2);
     mbd_model_desc_free(m);
 
-    m = read_good("four_bar_torque.yaml");
+    m = read_good("four-bar-torque.yaml");
     if (m == NULL)
         return;
     CU_ASSERT_EQUAL(m->nconstraints, 0);
@@ -237,7 +239,7 @@ static void good_four_bar(void)
 
 static void good_spring_mass_damper(void)
 {
-    mbd_model_desc *m = read_good("spring_mass_damper.yaml");
+    mbd_model_desc *m = read_good("spring-mass-damper.yaml");
     if (m == NULL)
         return;
     CHECK_VEC(m->bodies[1].r, 0.02, 0, 0);
@@ -256,7 +258,7 @@ static void good_spring_mass_damper(void)
 
 static void good_flyball_and_block(void)
 {
-    mbd_model_desc *m = read_good("flyball_governor.yaml");
+    mbd_model_desc *m = read_good("flyball-governor.yaml");
     if (m == NULL)
         return;
     CU_ASSERT_EQUAL_FATAL(m->nbodies, 5);
@@ -287,7 +289,7 @@ static void good_flyball_and_block(void)
     CU_ASSERT_EQUAL(6 * 4 - rows, 2);
     mbd_model_desc_free(m);
 
-    m = read_good("inclined_block.yaml");
+    m = read_good("inclined-block.yaml");
     if (m == NULL)
         return;
     const mbd_model_body *blk = &m->bodies[1];
@@ -442,19 +444,19 @@ static void good_small_models(void)
     }
 }
 
-/* Every file in good/ is read; the joint examples have the joint they name. */
+/* Every file in good/ and in the chapter's models/ is read; the joint examples have the joint they name. */
 static void good_all_files(void)
 {
     static const struct {
         const char *file;
         mbd_model_joint_type type;
     } examples[] = {
-        {"joint_spherical.yaml", MBD_MODEL_JOINT_SPHERICAL},
-        {"joint_revolute.yaml", MBD_MODEL_JOINT_REVOLUTE},
-        {"joint_cylindrical.yaml", MBD_MODEL_JOINT_CYLINDRICAL},
-        {"joint_translational.yaml", MBD_MODEL_JOINT_TRANSLATIONAL},
-        {"joint_universal.yaml", MBD_MODEL_JOINT_UNIVERSAL},
-        {"joint_revolute_cylindrical.yaml", MBD_MODEL_JOINT_REVOLUTE_CYLINDRICAL},
+        {"joint-spherical.yaml", MBD_MODEL_JOINT_SPHERICAL},
+        {"joint-revolute.yaml", MBD_MODEL_JOINT_REVOLUTE},
+        {"joint-cylindrical.yaml", MBD_MODEL_JOINT_CYLINDRICAL},
+        {"joint-translational.yaml", MBD_MODEL_JOINT_TRANSLATIONAL},
+        {"joint-universal.yaml", MBD_MODEL_JOINT_UNIVERSAL},
+        {"joint-revolute-cylindrical.yaml", MBD_MODEL_JOINT_REVOLUTE_CYLINDRICAL},
     };
     for (size_t i = 0; i < sizeof examples / sizeof examples[0]; i++) {
         mbd_model_desc *m = read_good(examples[i].file);
@@ -464,26 +466,31 @@ static void good_all_files(void)
                   examples[i].file, mbd_model_joint_type_name(examples[i].type));
         mbd_model_desc_free(m);
     }
-    DIR *dir = opendir(GOOD);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
     int n = 0;
-    for (struct dirent *de; (de = readdir(dir)) != NULL;) {
-        size_t len = strlen(de->d_name);
-        if (len < 6 || strcmp(de->d_name + len - 5, ".yaml") != 0)
-            continue;
-        mbd_model_desc *m = read_good(de->d_name);
-        mbd_model_desc_free(m);
-        n++;
+    for (int d = 0; d < 2; d++) {
+        DIR *dir = opendir(d ? MODELS : GOOD);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+        for (struct dirent *de; (de = readdir(dir)) != NULL;) {
+            size_t len = strlen(de->d_name);
+            if (len < 6 || strcmp(de->d_name + len - 5, ".yaml") != 0)
+                continue;
+            /* the chapter's files are named with hyphens, the test-only ones with '_' */
+            CHECK_MSG((strchr(de->d_name, '-') != NULL) == d, "%s in the wrong directory",
+                      de->d_name);
+            mbd_model_desc *m = read_good(de->d_name);
+            mbd_model_desc_free(m);
+            n++;
+        }
+        closedir(dir);
     }
-    closedir(dir);
-    CHECK_GE(n, 15);
+    CHECK_GE(n, 18);
 }
 
 /* The spherical example's velocities agree with its joint: the bob's point
  * at the pivot is at rest, v + omega x (A s) = 0. */
 static void good_spherical_velocities(void)
 {
-    mbd_model_desc *m = read_good("joint_spherical.yaml");
+    mbd_model_desc *m = read_good("joint-spherical.yaml");
     if (m == NULL)
         return;
     const mbd_model_body *b = &m->bodies[1];

@@ -1,0 +1,37 @@
+/* reference.h -- the closed forms chapter 09 is checked against.
+ *
+ * The driven spatial slider-crank (models/slider-crank-driven.yaml; Haug,
+ * Sec. 10.2; reading guide 003, Sec. 5.2 case 4): the crank turns about the
+ * global x axis through A = (0, 0.1, 0.12), its pin 0.08 m from A at the
+ * angle theta from the y axis, so the pin is at
+ *     B = (0, 0.1 + 0.08 cos theta, 0.12 + 0.08 sin theta);
+ * the rod of 0.3 m joins B to the slider's origin (x, 0, 0) on the global x
+ * axis, whence
+ *     x(theta) = sqrt(0.09 - (0.1 + 0.08 cos theta)^2 - (0.12 + 0.08 sin theta)^2)
+ * (the positive root: the slider on the +x side), with the driver's
+ * theta(t) = pi/2 + 1e-4 - 2 pi t.
+ *
+ * The driven pendulum (models/pendulum-driven.yaml; the document's Fig. 16,
+ * guide Sec. 7.4 E3): a bar of mass m and half-length h hinged at O about
+ * the global x axis, swung theta(t) = (pi/4) cos 2t from the downward
+ * vertical (-z) against gravity g in -z. About the hinge
+ *     n(t) = I_O theta'' + m g h sin theta,   I_O = J_zz + m h^2,
+ * and the hinge's force on the bar is m (a_c - g_vec), a_c the acceleration
+ * of the centre h u(theta), u = (0, sin theta, -cos theta).
+ */
+#ifndef CH09_REFERENCE_H
+#define CH09_REFERENCE_H
+
+/* the driver's angle at t, and x, x', x'' of the slider at t */
+double ch09_slider_theta(double t);
+void ch09_slider_exact(double t, double x[3]);
+
+/* the pendulum at t: theta, theta', theta'' */
+void ch09_pendulum_theta(double t, double th[3]);
+/* the driving torque about +x (what the driver does to the bar) and the
+ * hinge's force on the bar, global; J_zz about the centre, h the distance
+ * from O to the centre */
+double ch09_pendulum_torque(double t, double m, double Jzz, double h, double g);
+void ch09_pendulum_hinge_force(double t, double m, double h, double g, double F[3]);
+
+#endif
