@@ -272,7 +272,6 @@ int ch09_initial(const ch09_model *md, gsl_vector *q, gsl_vector *qd, int *known
 {
     const mbd_model_desc *d = md->desc;
     gsl_vector_set_zero(q);
-    gsl_vector_set_zero(qd);
     for (size_t k = 0; k < mbd_spatial_n_bodies(md->sm); k++)
         known[k] = 1;   /* grounds: nothing to solve */
     for (size_t k = 0; k < d->nbodies; k++) {
@@ -284,6 +283,13 @@ int ch09_initial(const ch09_model *md, gsl_vector *q, gsl_vector *qd, int *known
             return st;
         known[md->body[k]] = b->velocity_known;
     }
+    return ch09_known_velocities(md, q, qd);
+}
+
+int ch09_known_velocities(const ch09_model *md, const gsl_vector *q, gsl_vector *qd)
+{
+    const mbd_model_desc *d = md->desc;
+    gsl_vector_set_zero(qd);
     for (size_t k = 0; k < d->nbodies; k++) {
         const mbd_model_body *b = &d->bodies[k];
         if (b->is_ground || !b->velocity_known)

@@ -46,5 +46,9 @@ int ch09_model_load_named(ch09_model *md, const char *file, mbd_failure *fail);
  * velocity where known (qd), the unknown velocities left 0 (known[b] = 0:
  * one entry per spatial body). */
 int ch09_initial(const ch09_model *md, gsl_vector *q, gsl_vector *qd, int *known);
+/* The known velocities (r' and the body-frame angular velocity of the file)
+ * as q' at the configuration q, the others 0: after an assembly has moved
+ * the poses, p' must be taken at the new p (p^T p' = 0). */
+int ch09_known_velocities(const ch09_model *md, const gsl_vector *q, gsl_vector *qd);
 
 #endif

@@ -1,128 +1,618 @@
-/* story.c -- chapter 09's story (WORK IN PROGRESS, issue 19): the model
- * files, the joints' rows, the driven slider-crank against its closed form,
- * the reader's errors. The models are read from chapters/09-spatial-engine/
- * models/ below the working directory (make run starts there). */
+/* story.c -- chapter 09's story, one run's glue for main.c, the figures'
+ * data and the benchmarks (see story.h).
+ *
+ * The steps: Euler parameters (the half turn the document's A2p cannot
+ * convert); the four basic constraints against differences; one model per
+ * joint, its rows, rank and degrees of freedom; the driven slider-crank read
+ * from its model file, assembled and run against its closed form, and
+ * without the document's 1e-4 offset; the driven pendulum's torque and
+ * hinge force by inverse dynamics; a redundant planar four-bar, its three
+ * repeated rows named; initial velocities with some known; an assembly that
+ * cannot succeed; what the reader says about faulty files.
+ */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_blas.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_math.h>
 
-#include "story.h"
+#include "reference.h"
+#include "study.h"
 
-#define MODELS "chapters/09-spatial-engine/models/"
-
-static int load(ch09_model *md, const char *file, mbd_failure *fail)
+/* the largest |C| of a record */
+static double max_c(const ch09_run *r)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s%s", MODELS, file);
-    return ch09_model_load(md, path, fail);
+    double c = 0.0;
+    for (size_t k = 0; k < r->rows; k++)
+        c = fmax(c, r->C[k]);
+    return c;
 }
 
-/* x(theta) of the slider's origin (the guide's case 4): the crank pin at
- * (0, 0.1 + 0.08 cos, 0.12 + 0.08 sin), the rod 0.3 m, the slider on the x axis */
-static double slider_x(double th)
+/* ------------------------------------------------------------------------ */
+/* Step 1: Euler parameters                                                  */
+
+static void step_euler(FILE *out)
 {
-    const double a = 0.1 + 0.08 * cos(th), b = 0.12 + 0.08 * sin(th);
-    return sqrt(0.09 - a * a - b * b);
+    fputs("Step 1. Euler parameters (guide Sec. 2.1). A(p) of unit p is a rotation; the\n"
+          "document's A2p divides by 4 e0 and fails for a half turn (e0 = 0); Shepperd's\n"
+          "method (the largest of e0^2..e3^2 first) does not.\n", out);
+    /* a half turn about (1, 1, 0)/sqrt 2, and a general rotation */
+    const double s = sqrt(0.5);
+    const double ps[2][4] = {{0.0, s, s, 0.0}, {0.4, -0.2, 0.8, 0.4}};
+    for (int k = 0; k < 2; k++) {
+        double A[3][3], p[4];
+        mbd_spatial_ep_A(ps[k], A);
+        double orth = 0.0;
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) {
+                double d = -(i == j);
+                for (int l = 0; l < 3; l++)
+                    d += A[l][i] * A[l][j];
+                orth = fmax(orth, fabs(d));
+            }
+        mbd_spatial_ep_from_A(A, p);
+        /* p and -p are the same rotation: compare up to the sign */
+        const double sg = p[0] * ps[k][0] + p[1] * ps[k][1] + p[2] * ps[k][2] + p[3] * ps[k][3] < 0
+                              ? -1.0 : 1.0;
+        double back = 0.0;
+        for (int i = 0; i < 4; i++)
+            back = fmax(back, fabs(sg * p[i] - ps[k][i]));
+        /* omega-bar -> p' -> omega-bar */
+        const double wb[3] = {0.3, -1.2, 2.5};
+        double pd[4], w2[3];
+        mbd_spatial_ep_pdot_body(ps[k], wb, pd);
+        mbd_spatial_ep_omega_bar(ps[k], pd, w2);
+        const double tang = ps[k][0] * pd[0] + ps[k][1] * pd[1] + ps[k][2] * pd[2] + ps[k][3] * pd[3];
+        fprintf(out, "  p = (%4.1f, %5.2f, %5.2f, %4.1f)  max|A^T A - I| %.0e, A -> p -> A %.0e, "
+                "w-bar -> p' -> w-bar %.0e, p^T p' %.0e\n",
+                ps[k][0], ps[k][1], ps[k][2], ps[k][3], orth, back,
+                fmax(fabs(w2[0] - wb[0]), fmax(fabs(w2[1] - wb[1]), fabs(w2[2] - wb[2]))),
+                fabs(tang));
+    }
 }
 
-typedef struct {
-    const ch09_model *md;
-    int slider;
-    double err, xmin, xmax;
-} crank_obs;
+/* ------------------------------------------------------------------------ */
+/* Step 2: the basic constraints against differences                         */
 
-static int crank(const mbd_spatial_model *sm, double t, const gsl_vector *q, const gsl_vector *qd,
-                 const gsl_vector *qdd, const gsl_vector *lambda, void *user)
+/* a smooth motion of two bodies: r(t) = r0 + t r1 + t^2 r2, p(t) =
+ * normalised (p0 + t p1 + t^2 p2) */
+static void motion(double t, gsl_vector *q)
 {
-    (void)qd, (void)qdd, (void)lambda;
-    crank_obs *o = user;
-    double r[3], p[4];
-    int st = mbd_spatial_pose(sm, o->slider, q, r, p);
-    const double x = slider_x(M_PI / 2 + 1e-4 - 2 * M_PI * t);
-    o->err = fmax(o->err, fabs(r[0] - x));
-    o->xmin = fmin(o->xmin, r[0]);
-    o->xmax = fmax(o->xmax, r[0]);
+    static const double c[2][3][7] = {
+        {{0.3, -0.2, 0.5, 0.9, 0.1, -0.3, 0.2}, {0.4, 0.1, -0.7, 0.2, -0.5, 0.3, 0.6},
+         {-0.6, 0.8, 0.2, -0.4, 0.7, 0.2, -0.3}},
+        {{-0.8, 0.4, 0.1, 0.5, -0.6, 0.4, 0.3}, {0.2, -0.9, 0.3, -0.3, 0.2, 0.8, -0.5},
+         {0.5, 0.3, -0.4, 0.6, -0.2, -0.7, 0.4}}};
+    for (size_t b = 0; b < 2; b++) {
+        double v[7], n = 0.0;
+        for (int i = 0; i < 7; i++)
+            v[i] = c[b][0][i] + t * c[b][1][i] + t * t * c[b][2][i];
+        for (int i = 3; i < 7; i++)
+            n += v[i] * v[i];
+        for (int i = 3; i < 7; i++)
+            v[i] /= sqrt(n);
+        for (int i = 0; i < 7; i++)
+            gsl_vector_set(q, 7 * b + (size_t)i, v[i]);
+    }
+}
+
+static int step_basic(FILE *out, mbd_failure *fail)
+{
+    fputs("\nStep 2. The four basic constraints (guide Sec. 2.2), each between two moving\n"
+          "bodies with points and vectors off their axes, along a smooth motion q(t): the\n"
+          "partials Phi_r, Phi_p against central differences of Phi, nu against dPhi/dt +\n"
+          "f', gamma against Phi_q q'' - d2Phi/dt2 (second differences of Phi(q(t), t)).\n", out);
+    mbd_spatial_model *sm = mbd_spatial_alloc();
+    if (sm == NULL)
+        return mbd_failure_set(fail, GSL_ENOMEM, NAN, "out of memory");
+    mbd_spatial_add_ground(sm, "ground");
+    double J[3][3] = {{1, 0.1, 0}, {0.1, 2, 0}, {0, 0, 3}};
+    const int i = mbd_spatial_add_body(sm, "i", 1.0, J), j = mbd_spatial_add_body(sm, "j", 2.0, J);
+    const double sp[3] = {0.2, -0.1, 0.3}, sq[3] = {-0.4, 0.25, 0.1}, ai[3] = {0.6, 0.0, 0.8},
+                 aj[3] = {0.0, 0.8, -0.6}, cx[3] = {0, 1, 0};
+    const mbd_spatial_fn f = mbd_spatial_fn_sine(0.3, 1.7, 0.4);
+    mbd_spatial_add_cd(sm, "CD", i, sp, j, sq, cx, f);
+    mbd_spatial_add_d(sm, "D", i, sp, j, sq, mbd_spatial_fn_sum(mbd_spatial_fn_constant(1.0), f));
+    mbd_spatial_add_dp1(sm, "DP1", i, ai, j, aj, f);
+    mbd_spatial_add_dp2(sm, "DP2", i, ai, sp, j, sq, f);
+    int st = mbd_spatial_finish(sm);
+    gsl_vector *q = gsl_vector_alloc(14), *qd = gsl_vector_alloc(14), *qdd = gsl_vector_alloc(14),
+               *w = gsl_vector_alloc(14);
+    const double t = 0.37, dt = 1e-3, e = 1e-6;
+    /* q', q'' by central differences of fourth order */
+    gsl_vector *qs[4];
+    for (int k = 0; k < 4; k++)
+        qs[k] = gsl_vector_alloc(14);
+    const double off[4] = {-2, -1, 1, 2};
+    for (int k = 0; k < 4; k++)
+        motion(t + off[k] * dt, qs[k]);
+    motion(t, q);
+    for (size_t k = 0; k < 14; k++) {
+        const double a = gsl_vector_get(qs[0], k), b = gsl_vector_get(qs[1], k),
+                     c = gsl_vector_get(q, k), d = gsl_vector_get(qs[2], k),
+                     g = gsl_vector_get(qs[3], k);
+        gsl_vector_set(qd, k, (a - 8 * b + 8 * d - g) / (12 * dt));
+        gsl_vector_set(qdd, k, (-a + 16 * b - 30 * c + 16 * d - g) / (12 * dt * dt));
+    }
+    fprintf(out, "  %-4s %12s %12s %12s %12s\n", "row", "Phi", "partials", "nu", "gamma");
+    for (size_t k = 0; st == GSL_SUCCESS && k < 4; k++) {
+        mbd_spatial_row_eval ev, ep, em;
+        mbd_spatial_row_info info;
+        mbd_spatial_row_info_get(sm, k, &info);
+        st = mbd_spatial_eval_row(sm, k, t, q, qd, &ev);
+        /* the partials: column c of body side s */
+        double ep_max = 0.0, scale = 1.0;
+        for (size_t c = 0; c < 14 && st == GSL_SUCCESS; c++) {
+            gsl_vector_memcpy(w, q);
+            gsl_vector_set(w, c, gsl_vector_get(q, c) + e);
+            mbd_spatial_eval_row(sm, k, t, w, NULL, &ep);
+            gsl_vector_set(w, c, gsl_vector_get(q, c) - e);
+            mbd_spatial_eval_row(sm, k, t, w, NULL, &em);
+            const double fd = (ep.phi - em.phi) / (2 * e);
+            const size_t side = c / 7, at = c % 7;
+            const double an = at < 3 ? ev.phi_r[side][at] : ev.phi_p[side][at - 3];
+            ep_max = fmax(ep_max, fabs(fd - an));
+            scale = fmax(scale, fabs(an));
+        }
+        /* Phi along the motion at t + m dt */
+        double phi[5];
+        for (int m = -2; m <= 2; m++) {
+            motion(t + m * dt, w);
+            mbd_spatial_eval_row(sm, k, t + m * dt, w, NULL, &ep);
+            phi[m + 2] = ep.phi;
+        }
+        const double dphi = (phi[0] - 8 * phi[1] + 8 * phi[3] - phi[4]) / (12 * dt);
+        const double d2phi = (-phi[0] + 16 * phi[1] - 30 * phi[2] + 16 * phi[3] - phi[4]) /
+                             (12 * dt * dt);
+        double phiq_qd = 0.0, phiq_qdd = 0.0;
+        for (size_t c = 0; c < 14; c++) {
+            const size_t side = c / 7, at = c % 7;
+            const double an = at < 3 ? ev.phi_r[side][at] : ev.phi_p[side][at - 3];
+            phiq_qd += an * gsl_vector_get(qd, c);
+            phiq_qdd += an * gsl_vector_get(qdd, c);
+        }
+        /* nu = f' : Phi_q q' = dPhi/dt + f' */
+        fprintf(out, "  %-4s %12.5f %12.1e %12.1e %12.1e\n", info.name + 0, ev.phi,
+                ep_max / scale, fabs(phiq_qd - (dphi + ev.nu)),
+                fabs(ev.gamma - (phiq_qdd - d2phi)));
+    }
+    fputs("  (partials: the largest difference over the 14 columns, relative to the largest\n"
+          "  partial; the differences' own error is about 1e-10 for the partials and nu, 1e-7\n"
+          "  for gamma, whose check takes second differences.)\n", out);
+    for (int k = 0; k < 4; k++)
+        gsl_vector_free(qs[k]);
+    gsl_vector_free(q);
+    gsl_vector_free(qd);
+    gsl_vector_free(qdd);
+    gsl_vector_free(w);
+    mbd_spatial_free(sm);
+    if (st != GSL_SUCCESS)
+        return mbd_failure_set(fail, st, NAN, "step 2: the basic constraints could not be built");
+    return GSL_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Step 3: one model per joint                                               */
+
+static int step_joints(FILE *out, mbd_failure *fail)
+{
+    fputs("\nStep 3. One model per joint type (models/joint-*.yaml, the examples of the model\n"
+          "format's reference): the joint's rows, and the rank and degrees of freedom of the\n"
+          "body on it (its 7 coordinates, its joint rows, its Euler-parameter row).\n", out);
+    static const char *const joints[] = {"joint-spherical.yaml",     "joint-revolute.yaml",
+                                         "joint-cylindrical.yaml",   "joint-translational.yaml",
+                                         "joint-universal.yaml",
+                                         "joint-revolute-cylindrical.yaml"};
+    fprintf(out, "  %-22s %5s %5s %4s\n", "joint", "rows", "rank", "dof");
+    for (size_t k = 0; k < sizeof joints / sizeof joints[0]; k++) {
+        ch09_model md;
+        int st = ch09_model_load_named(&md, joints[k], fail);
+        if (st != GSL_SUCCESS)
+            return st;
+        ch09_spec spec;
+        ch09_run r;
+        ch09_run_init(&r);
+        st = ch09_spec_of_model(&md, &spec, fail);
+        spec.analysis = CH09_ASSEMBLY;
+        spec.auto_analysis = 0;
+        if (st == GSL_SUCCESS)
+            st = ch09_run_spec(&md, &spec, &r);
+        if (st == GSL_SUCCESS && r.status != GSL_SUCCESS) {
+            *fail = r.fail;
+            st = r.status;
+        }
+        if (st == GSL_SUCCESS)
+            fprintf(out, "  %-22s %5d %5zu %4zu\n",
+                    mbd_model_joint_type_name(md.desc->joints[0].type),
+                    mbd_model_joint_rows(md.desc->joints[0].type), r.rank, r.dof);
+        ch09_run_free(&r);
+        ch09_model_free(&md);
+        if (st != GSL_SUCCESS)
+            return st;
+    }
+    fputs("  (rank = rows + 1 and dof = 6 - rows: no joint's rows repeat one another.)\n", out);
+    return GSL_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Step 4: the driven slider-crank                                            */
+
+/* the record's slider x, x', x'' against the closed form: err[0..2] over
+ * every output, err[3..5] over those more than 0.005 s from the driver's
+ * singular instants t = 0.25 and 0.75 s */
+static void slider_errors(const ch09_model *md, const ch09_run *r, double shift, double err[6],
+                          double span[2])
+{
+    size_t c0 = 0;
+    mbd_spatial_body_coordinates(md->sm, mbd_spatial_body_index(md->sm, "slider"), &c0);
+    for (int i = 0; i < 6; i++)
+        err[i] = 0.0;
+    span[0] = INFINITY;
+    span[1] = -INFINITY;
+    for (size_t k = 0; k < r->rows; k++) {
+        double x[3];
+        ch09_slider_exact(r->t[k] + shift, x);
+        const double e[3] = {fabs(r->q[k * r->n + c0] - x[0]), fabs(r->qd[k * r->n + c0] - x[1]),
+                             fabs(r->qdd[k * r->n + c0] - x[2])};
+        const double tm = fmod(r->t[k], 0.5);
+        const int away = fabs(tm - 0.25) > 0.005;
+        for (int i = 0; i < 3; i++) {
+            err[i] = fmax(err[i], e[i]);
+            if (away)
+                err[3 + i] = fmax(err[3 + i], e[i]);
+        }
+        span[0] = fmin(span[0], x[0]);
+        span[1] = fmax(span[1], x[0]);
+    }
+}
+
+int ch09_slider_run(ch09_model *md, const char *text, double h, ch09_run *r, mbd_failure *fail)
+{
+    int st = text ? ch09_model_load_string(md, text, "slider-crank-driven.yaml (no offset)", fail)
+                  : ch09_model_load_named(md, "slider-crank-driven.yaml", fail);
+    if (st != GSL_SUCCESS)
+        return st;
+    ch09_spec spec;
+    st = ch09_spec_of_model(md, &spec, fail);
+    spec.analysis = CH09_KINEMATICS;
+    spec.h = h;
+    ch09_run_init(r);
+    if (st == GSL_SUCCESS)
+        st = ch09_run_spec(md, &spec, r);
+    if (st != GSL_SUCCESS)
+        ch09_model_free(md);
     return st;
 }
 
-int ch09_story(FILE *out, int no_timing, mbd_failure *fail)
+/* the model file's text with the driver's offset removed */
+static char *without_offset(mbd_failure *fail)
 {
-    (void)no_timing;
-    fputs("Chapter 09 -- the 3D Euler-parameter engine (document 003, Vignos 2016). Work in\n"
-          "progress: the story so far.\n\n", out);
-    /* Step 1: the joints */
-    fputs("Step 1. One model per joint (models/joint_*.yaml): rows, rank and degrees of freedom\n"
-          "of the joint between the ground and one body (plus the 7th row of the body's Euler\n"
-          "parameters).\n", out);
-    static const char *const joints[] = {"joint_spherical.yaml", "joint_revolute.yaml",
-                                         "joint_cylindrical.yaml", "joint_translational.yaml",
-                                         "joint_universal.yaml",
-                                         "joint_revolute_cylindrical.yaml"};
-    for (size_t k = 0; k < sizeof joints / sizeof joints[0]; k++) {
-        ch09_model md;
-        int st = load(&md, joints[k], fail);
-        if (st != GSL_SUCCESS)
-            return st;
-        gsl_vector *q = gsl_vector_alloc(md.n), *qd = gsl_vector_alloc(md.n);
-        int known[16] = {0};
-        mbd_spatial_report rep = {0};
-        ch09_initial(&md, q, qd, known);
-        for (int i = 0; i < 16; i++)
-            known[i] = 0;
-        st = mbd_spatial_velocity(md.sm, 0.0, q, qd, known, NULL, &rep);
-        fprintf(out, "  %-34s %2zu rows (joint %d, drivers %zu), rank %2zu, dof %zu\n", joints[k],
-                md.m, mbd_model_joint_rows(md.desc->joints[0].type), md.desc->nconstraints,
-                rep.rank, rep.dof);
-        gsl_vector_free(q);
-        gsl_vector_free(qd);
-        ch09_model_free(&md);
-        if (st != GSL_SUCCESS)
-            return mbd_failure_set(fail, st, NAN, "%s: the velocity solve failed", joints[k]);
+    char path[4096 + 64];
+    snprintf(path, sizeof path, "%sslider-crank-driven.yaml", ch09_models_dir());
+    FILE *f = fopen(path, "rb");
+    char *text = NULL;
+    long n = -1;
+    if (f != NULL && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0)
+        text = calloc((size_t)n + 1, 1);
+    if (text != NULL && fread(text, 1, (size_t)n, f) != (size_t)n) {
+        free(text);
+        text = NULL;
     }
-    /* Step 2: the slider-crank */
-    fputs("\nStep 2. The spatial slider-crank driven at 2 pi rad/s (models/slider_crank_driven.yaml):\n"
-          "assembly from the document's guesses, then kinematics over 1 s at h = 1e-3, the\n"
-          "slider against its closed form x(theta).\n", out);
+    if (f != NULL)
+        fclose(f);
+    char *at = text ? strstr(text, "[pi/2 + 0.0001") : NULL;   /* the polynomial's, not a comment's */
+    if (at == NULL) {
+        free(text);
+        mbd_failure_set(fail, MBD_EIO, NAN, "%s: cannot read the driver's 'pi/2 + 0.0001'", path);
+        return NULL;
+    }
+    memcpy(at + 1, "pi/2         ", 13);
+    return text;
+}
+
+static int step_slider(FILE *out, mbd_failure *fail)
+{
+    fputs("\nStep 4. The spatial slider-crank (models/slider-crank-driven.yaml; guide Sec. 5.2\n"
+          "case 4): 3 bodies, 4 joints, a distance row and the crank's driver, 21 rows for 21\n"
+          "coordinates. Assembled from the document's guesses, then kinematics over 1 s\n"
+          "(eqs. 12-14: Newton for Phi = 0, then the velocity and acceleration solves), the\n"
+          "slider against its closed form x(theta) and its derivatives (reference.c).\n", out);
     ch09_model md;
-    int st = load(&md, "slider_crank_driven.yaml", fail);
+    ch09_run r;
+    int st = ch09_slider_run(&md, NULL, 1e-3, &r, fail);
     if (st != GSL_SUCCESS)
         return st;
-    gsl_vector *q = gsl_vector_alloc(md.n), *qd = gsl_vector_alloc(md.n);
-    int known[16];
-    mbd_spatial_report rep = {0};
-    ch09_initial(&md, q, qd, known);
-    st = mbd_spatial_assemble(md.sm, 0.0, q, NULL, &rep);
-    crank_obs ob = {&md, mbd_spatial_body_index(md.sm, "slider"), 0.0, INFINITY, -INFINITY};
-    if (st == GSL_SUCCESS) {
-        fprintf(out, "  assembly: %u iterations, |Phi| = %.1e, rank %zu of %zu rows\n",
-                rep.iterations, rep.residual, rep.rank, rep.rows);
-        st = mbd_spatial_kinematics(md.sm, 0.0, 1.0, 1e-3, q, NULL, crank, &ob);
+    if (r.status != GSL_SUCCESS) {
+        *fail = r.fail;
+        st = r.status;
+    } else {
+        double err[6], span[2];
+        slider_errors(&md, &r, 0.0, err, span);
+        fprintf(out, "  assembly: %u Newton iterations from the guesses, |Phi| = %.1e; rank %zu of "
+                "%zu rows, dof %zu\n", r.assembly.iterations, r.assembly.residual, r.rank, md.m,
+                r.dof);
+        fprintf(out, "  h = 1e-3, %zu outputs, slider x in [%.6f, %.6f] m; largest |C| %.1e\n",
+                r.rows, span[0], span[1], max_c(&r));
+        fprintf(out, "  largest difference from the closed form     x %.1e m, x' %.1e m/s, "
+                "x'' %.1e m/s^2\n", err[0], err[1], err[2]);
+        fprintf(out, "  the same, 0.005 s or more from t = 0.25, 0.75 x %.1e m, x' %.1e m/s, "
+                "x'' %.1e m/s^2\n", err[3], err[4], err[5]);
     }
-    if (st == GSL_SUCCESS)
-        fprintf(out, "  slider x in [%.6f, %.6f] m; largest difference from the closed form %.1e m\n",
-                ob.xmin, ob.xmax, ob.err);
-    else
-        mbd_failure_set(fail, st, NAN, "the slider-crank failed: %s",
-                        mbd_spatial_last_failure(md.sm)->cause);
-    gsl_vector_free(q);
-    gsl_vector_free(qd);
+    ch09_run_free(&r);
     ch09_model_free(&md);
     if (st != GSL_SUCCESS)
         return st;
-    /* Step 3: the reader's errors */
-    fputs("\nStep 3. What the model reader says about three faulty files:\n", out);
+    fputs("  The driver is a DP1 row, y_crank . y_ground = cos(theta(t)), whose gradient\n"
+          "  -sin(theta) dtheta vanishes where theta = k pi (the guide's item 15, which the\n"
+          "  document does not mention). Its theta = pi/2 + 1e-4 - 2 pi t keeps the output\n"
+          "  times 1.6e-5 s away from those instants (t = 0.25, 0.75 s). Without the 1e-4:\n", out);
+    char *text = without_offset(fail);
+    if (text == NULL)
+        return fail->status;
+    st = ch09_slider_run(&md, text, 1e-2, &r, fail);
+    if (st == GSL_SUCCESS) {
+        /* the closed form without the offset: theta(t) = pi/2 - 2 pi t */
+        size_t c0 = 0, jump = r.rows;
+        mbd_spatial_body_coordinates(md.sm, mbd_spatial_body_index(md.sm, "slider"), &c0);
+        double x[3], e25 = 0.0;
+        for (size_t k = 0; k < r.rows; k++) {
+            ch09_slider_exact(r.t[k] + 1e-4 / (2 * M_PI), x);
+            const double e = fabs(r.q[k * r.n + c0] - x[0]);
+            if (fabs(r.t[k] - 0.25) < 1e-9)
+                e25 = e;
+            if (e > 1e-3 && jump == r.rows)
+                jump = k;
+        }
+        fprintf(out, "    h = 1e-2 (outputs at t = 0.25 and 0.75 s): %s after %zu outputs, largest |C| "
+                "%.1e;\n    at t = 0.25 s the slider is off by %.1e m (Newton meets a double root there:\n"
+                "    Phi ~ (angle error)^2 / 2, so the angle is found to about the square root of\n"
+                "    the tolerance).\n", r.status == GSL_SUCCESS ? "the run ends" : "the run stops",
+                r.rows, max_c(&r), e25);
+        if (jump < r.rows) {
+            ch09_slider_exact(r.t[jump] + 1e-4 / (2 * M_PI), x);
+            fprintf(out, "    At t = %.2f s the slider is at x = %.4f m, not %.4f: the mechanism has\n"
+                    "    jumped to its mirror assembly (the slider on the -x side) with every\n"
+                    "    constraint satisfied and nothing flagged. Newton's first step away from a\n"
+                    "    configuration whose Jacobian is singular to round-off is huge, and where it\n"
+                    "    lands is decided by that round-off.\n",
+                    r.t[jump], r.q[jump * r.n + c0], x[0]);
+        }
+        if (r.status != GSL_SUCCESS)
+            fprintf(out, "    It stops at t = %.4g s (status %s): %s\n", r.fail.time,
+                    mbd_status_word(r.status), r.fail.cause);
+        ch09_run_free(&r);
+        ch09_model_free(&md);
+    }
+    free(text);
+    return st;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Step 5: the driven pendulum by inverse dynamics                            */
+
+int ch09_pendulum_run(ch09_model *md, ch09_run *r, mbd_failure *fail)
+{
+    int st = ch09_model_load_named(md, "pendulum-driven.yaml", fail);
+    if (st != GSL_SUCCESS)
+        return st;
+    ch09_spec spec;
+    st = ch09_spec_of_model(md, &spec, fail);
+    spec.reactions = 1;
+    ch09_run_init(r);
+    if (st == GSL_SUCCESS)
+        st = ch09_run_spec(md, &spec, r);
+    if (st == GSL_SUCCESS && r->status != GSL_SUCCESS) {
+        *fail = r->fail;
+        st = r->status;
+        ch09_run_free(r);
+    }
+    if (st != GSL_SUCCESS)
+        ch09_model_free(md);
+    return st;
+}
+
+void ch09_pendulum_data(const ch09_model *md, double *m, double *Jzz, double *h, double *g)
+{
+    const mbd_model_body *bar = &md->desc->bodies[1];
+    *m = bar->mass;
+    *Jzz = bar->inertia[8];
+    *h = 2.0;
+    *g = -md->desc->gravity[2];
+}
+
+static int step_pendulum(FILE *out, mbd_failure *fail)
+{
+    fputs("\nStep 5. The ME751 pendulum of the document's Fig. 16 (models/pendulum-driven.yaml):\n"
+          "a 4 m steel bar (78 kg) hinged about the global x axis, driven through\n"
+          "theta(t) = (pi/4) cos 2t. Inverse dynamics (Sec. 6.5): kinematics, then\n"
+          "Phi_q^T lambda = F - M q'' at every step, each row's multiplier turned into its\n"
+          "joint's force and torque. Against n(t) = I_O theta'' + m g (L/2) sin theta and the\n"
+          "hinge force m (a_c - g) (reference.c):\n", out);
+    ch09_model md;
+    ch09_run r;
+    int st = ch09_pendulum_run(&md, &r, fail);
+    if (st != GSL_SUCCESS)
+        return st;
+    double m, Jzz, h, g;
+    ch09_pendulum_data(&md, &m, &Jzz, &h, &g);
+    /* the reactions: hinge (joint 0, on the ground: minus it on the bar), swing (row 1) */
+    double et = 0.0, nmax = 0.0, ecross = 0.0, ef = 0.0, fmaxv = 0.0;
+    const size_t nj = r.njoints;
+    for (size_t k = 0; k < r.rows; k++) {
+        const double *hinge = r.react + k * 6 * nj, *swing = hinge + 6;
+        const double n = ch09_pendulum_torque(r.t[k], m, Jzz, h, g);
+        double F[3];
+        ch09_pendulum_hinge_force(r.t[k], m, h, g, F);
+        et = fmax(et, fabs(swing[3] - n));
+        nmax = fmax(nmax, fabs(n));
+        ecross = fmax(ecross, fmax(fabs(swing[4]), fabs(swing[5])));
+        for (int i = 0; i < 3; i++) {
+            ef = fmax(ef, fabs(-hinge[i] - F[i]));
+            fmaxv = fmax(fmaxv, fabs(F[i]));
+        }
+    }
+    fprintf(out, "  I_O = J_zz + m (L/2)^2 = %.5f kg m^2 (the bar's own section; the slender bar\n"
+            "  of the document's code has 416)\n", Jzz + m * h * h);
+    fprintf(out, "  %zu steps of 1e-2 s over 4 s: driving torque about x, largest |n| %.4f N m,\n"
+            "  largest difference %.1e N m (%.1e of it), other components %.1e N m;\n"
+            "  hinge force on the bar: largest difference %.1e N (%.1e of its largest, %.1f N)\n",
+            r.rows, nmax, et, et / nmax, ecross, ef, ef / fmaxv, fmaxv);
+    fprintf(out, "  at t = 0: n = %.4f N m (the guide's -224.7746 is the slender bar's,\n"
+            "  -416 pi + 1530.36 sin(pi/4); the section's 0.05 m adds m 0.05^2/12 = 0.016 kg m^2)\n",
+            r.react[9]);
+    ch09_run_free(&r);
+    ch09_model_free(&md);
+    return GSL_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Step 6: redundant rows                                                    */
+
+static int step_redundant(FILE *out, mbd_failure *fail)
+{
+    fputs("\nStep 6. A planar four-bar drawn with four revolute joints about z\n"
+          "(models/four-bar-planar.yaml): in space each revolute removes 5 freedoms, so the\n"
+          "count is 3 x 6 - 4 x 5 - 1 (the driver) = -3, yet the crank turns it. The rank of\n"
+          "Phi_q (QR with column pivoting of Phi_q^T) finds the rows that repeat the others:\n", out);
+    ch09_model md;
+    int st = ch09_model_load_named(&md, "four-bar-planar.yaml", fail);
+    if (st != GSL_SUCCESS)
+        return st;
+    ch09_spec spec;
+    ch09_run r;
+    ch09_run_init(&r);
+    st = ch09_spec_of_model(&md, &spec, fail);
+    if (st == GSL_SUCCESS)
+        st = ch09_run_spec(&md, &spec, &r);
+    if (st == GSL_SUCCESS && r.status != GSL_SUCCESS) {
+        *fail = r.fail;
+        st = r.status;
+    }
+    if (st == GSL_SUCCESS) {
+        fprintf(out, "  %zu rows, %zu coordinates: rank %zu, dof %zu; set aside:", md.m, md.n,
+                r.rank, r.dof);
+        for (size_t k = 0; k < r.structure.n_dropped && k < MBD_SPATIAL_REPORT_ROWS; k++) {
+            mbd_spatial_row_info info;
+            mbd_spatial_row_info_get(md.sm, r.structure.dropped[k], &info);
+            fprintf(out, "%s '%s'", k ? "," : "", info.name);
+        }
+        /* the rocker's point C against the circles' intersection */
+        double err = 0.0;
+        for (size_t k = 0; k < r.rows; k++) {
+            const double th = 2.0 + r.t[k], bx = cos(th), by = sin(th);
+            /* |C - B| = 3, |C - D| = 2, D = (3, 0): C = M + s n on the radical line */
+            const double dx = 3.0 - bx, dy = -by, d = hypot(dx, dy);
+            const double a = (9.0 - 4.0 + d * d) / (2 * d), hh = sqrt(9.0 - a * a);
+            const double mx = bx + a * dx / d, my = by + a * dy / d;
+            /* the branch above the line B -> D (the file's guess) */
+            const double cx = mx - hh * dy / d, cy = my + hh * dx / d;
+            const double *pc = r.points + k * 3 * r.npoints;
+            err = fmax(err, hypot(pc[0] - cx, pc[1] - cy) + fabs(pc[2]));
+        }
+        fprintf(out, "\n  kinematics over 1 s (theta = 2 ... 3 rad): |C| <= %.1e, the rocker's point C\n"
+                "  against the intersection of the two circles: %.1e m\n", max_c(&r), err);
+    }
+    ch09_run_free(&r);
+    ch09_model_free(&md);
+    return st;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Step 7: initial velocities, and an assembly that fails                    */
+
+static int step_velocities(FILE *out, mbd_failure *fail)
+{
+    fputs("\nStep 7. Initial velocities (Sec. 6.3). The free slider-crank\n"
+          "(models/slider-crank-free.yaml, no driver: 1 dof) gives the crank's angular\n"
+          "velocity (6 rad/s about x) and asks for the rest (the document's Case 3): the\n"
+          "minimum-norm solution of the velocity equations for the unknown bodies.\n", out);
+    ch09_model md;
+    int st = ch09_model_load_named(&md, "slider-crank-free.yaml", fail);
+    if (st != GSL_SUCCESS)
+        return st;
+    ch09_spec spec;
+    ch09_run r;
+    ch09_run_init(&r);
+    st = ch09_spec_of_model(&md, &spec, fail);
+    spec.analysis = CH09_ASSEMBLY;
+    spec.auto_analysis = 0;
+    if (st == GSL_SUCCESS)
+        st = ch09_run_spec(&md, &spec, &r);
+    if (st == GSL_SUCCESS && r.status != GSL_SUCCESS) {
+        *fail = r.fail;
+        st = r.status;
+    }
+    if (st == GSL_SUCCESS) {
+        /* Phi_q q' - nu at the result */
+        const mbd_system *sys = mbd_spatial_system(md.sm);
+        gsl_vector_view q = gsl_vector_view_array(r.q, r.n), qd = gsl_vector_view_array(r.qd, r.n);
+        gsl_matrix *Cq = gsl_matrix_alloc(sys->m, sys->n);
+        gsl_vector *res = gsl_vector_alloc(sys->m), *ct = gsl_vector_calloc(sys->m);
+        st = Cq && res && ct ? sys->jacobian(sys, 0.0, &q.vector, Cq) : GSL_ENOMEM;
+        if (st == GSL_SUCCESS && sys->constraint_t)
+            st = sys->constraint_t(sys, 0.0, &q.vector, ct);
+        if (st == GSL_SUCCESS) {
+            gsl_vector_memcpy(res, ct);
+            gsl_blas_dgemv(CblasNoTrans, 1.0, Cq, &qd.vector, 1.0, res);
+            size_t c0 = 0;
+            mbd_spatial_body_coordinates(md.sm, mbd_spatial_body_index(md.sm, "slider"), &c0);
+            fprintf(out, "  %zu of %zu bodies known; the solve's rows %zu, unknowns %zu, rank %zu;\n"
+                    "  |Phi_q q' + Phi_t| = %.1e; the slider starts at x' = %.6f m/s\n",
+                    r.velocities_known, md.desc->nbodies - 1, r.velocity.rows,
+                    r.velocity.unknowns, r.velocity.rank, gsl_blas_dnrm2(res), r.qd[c0]);
+        }
+        if (Cq)
+            gsl_matrix_free(Cq);
+        if (res)
+            gsl_vector_free(res);
+        if (ct)
+            gsl_vector_free(ct);
+    }
+    ch09_run_free(&r);
+    ch09_model_free(&md);
+    if (st != GSL_SUCCESS)
+        return st;
+
+    fputs("\n  An assembly that cannot succeed (models/unreachable.yaml: a point 1 m from the\n"
+          "  origin held 3 m from (1, 0, 0)) ends with the rows it could not satisfy:\n", out);
+    st = ch09_model_load_named(&md, "unreachable.yaml", fail);
+    if (st != GSL_SUCCESS)
+        return st;
+    st = ch09_spec_of_model(&md, &spec, fail);
+    if (st == GSL_SUCCESS)
+        st = ch09_run_spec(&md, &spec, &r);
+    if (st == GSL_SUCCESS)
+        fprintf(out, "    status %s: %s\n", mbd_status_word(r.status), r.fail.cause);
+    ch09_run_free(&r);
+    ch09_model_free(&md);
+    return st;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Step 8: the reader's messages                                             */
+
+static void step_reader(FILE *out)
+{
+    fputs("\nStep 8. What the model reader says about faulty files (every message names the\n"
+          "file, line and column, and what was expected; the program exits with status 2\n"
+          "and writes nothing):\n", out);
     static const char *const bad[] = {
         "name: x\ngravity: [0, -9.81, 0]\nbodies:\n  - name: b\n    mass: -1\n"
         "    inertia: [1, 1, 1]\n    position: [0, 0, 0]\n",
         "name: x\ngravity: [0, -9.81, 0]\nbodies:\n  - name: b\n    mass: 1\n"
-        "    inertia: [1, 1, 1]\n    position: [1, 0, 0]\njoints:\n  - name: j\n    type: revolute\n    body_i: ground\n"
-        "    body_j: c\n",
+        "    inertia: [1, 1, 1]\n    position: [1, 0, 0]\njoints:\n"
+        "  - {name: j, type: spherical, body_i: ground, body_j: c,\n"
+        "     point_i: [0, 0, 0], point_j: [-1, 0, 0]}\n",
+        "name: x\ngravity: [0, -9.81, 0]\nbodies:\n  - name: b\n    mass: 1\n"
+        "    inertia: [1, 1, 1]\n    position: [1, 0, 0]\njoints:\n"
+        "  - {name: j, type: revolute, body_i: ground, body_j: b,\n"
+        "     point_i: [0, 0, 0], point_j: [-1, 0, 0], axis_i: [0, 0, 2], axis_j: [0, 0, 1]}\n",
         "name: x\ngravity: [0, -9.81]\n",
     };
-    for (size_t k = 0; k < 3; k++) {
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         char source[32];
         snprintf(source, sizeof source, "faulty-%zu.yaml", k + 1);
         mbd_failure f;
@@ -132,5 +622,110 @@ int ch09_story(FILE *out, int no_timing, mbd_failure *fail)
             ch09_model_free(&bm);
         fprintf(out, "  %s\n", f.cause);
     }
+}
+
+/* ------------------------------------------------------------------------ */
+/* One run of a model file (main.c's --model)                                */
+
+/* --csv: the file is opened only after the model has been read and run, so
+ * that a refused model writes nothing */
+static int write_csv(const char *path, const ch09_model *md, const ch09_run *r, int reactions,
+                     mbd_failure *fail)
+{
+    FILE *out = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+    if (out == NULL)
+        return mbd_failure_set(fail, MBD_EIO, NAN, "--csv %s: cannot write the file", path);
+    int st = ch09_write_csv(out, md, r, reactions);
+    if (out != stdout && fclose(out) != 0)
+        st = GSL_EFAILED;
+    if (st != GSL_SUCCESS)
+        return mbd_failure_set(fail, MBD_EIO, NAN, "--csv %s: writing failed", path);
     return GSL_SUCCESS;
+}
+
+int ch09_program_run(void *ctx, mbd_failure *fail)
+{
+    ch09_program *p = ctx;
+    ch09_model md;
+    int st = ch09_model_load(&md, p->model, fail);
+    if (st != GSL_SUCCESS)
+        return st;
+    ch09_spec spec;
+    st = ch09_spec_of_model(&md, &spec, fail);
+    if (st == GSL_SUCCESS && p->analysis != NULL) {
+        for (int k = 0; ch09_analysis_names[k]; k++)
+            if (strcmp(p->analysis, ch09_analysis_names[k]) == 0)
+                spec.analysis = (ch09_analysis)k;
+        spec.auto_analysis = 0;
+    }
+    if (p->opt->t_end_given)
+        spec.t_end = p->opt->t_end;
+    if (p->opt->h_given)
+        spec.h = p->opt->h;
+    spec.reactions = p->reactions;
+    if (st == GSL_SUCCESS && spec.analysis != CH09_ASSEMBLY && !(spec.t_end > spec.t0))
+        st = mbd_failure_set(fail, MBD_EINPUT, NAN,
+                             "--t-end %g: expected a time after the start, %g (%s)", spec.t_end,
+                             spec.t0, md.desc->source);
+    if (st == GSL_SUCCESS && spec.analysis != CH09_ASSEMBLY && spec.h > spec.t_end - spec.t0)
+        st = mbd_failure_set(fail, MBD_EINPUT, NAN,
+                             "--h %g: expected a step no longer than the run, %g s", spec.h,
+                             spec.t_end - spec.t0);
+    if (st == GSL_SUCCESS && spec.reactions && spec.analysis != CH09_INVERSE_DYNAMICS &&
+        !spec.auto_analysis)
+        st = mbd_failure_set(fail, MBD_EINPUT, NAN,
+                             "--reactions: the reactions come from an inverse-dynamics analysis, "
+                             "not from %s", ch09_analysis_names[spec.analysis]);
+    ch09_run r;
+    ch09_run_init(&r);
+    if (st == GSL_SUCCESS)
+        st = ch09_run_spec(&md, &spec, &r);
+    if (st == GSL_SUCCESS && r.status == MBD_EINPUT) {
+        *fail = r.fail;   /* a model the analysis cannot run: nothing is written */
+        st = r.status;
+    }
+    if (st == GSL_SUCCESS && spec.reactions && r.analysis != CH09_INVERSE_DYNAMICS)
+        st = mbd_failure_set(fail, MBD_EINPUT, NAN,
+                             "--reactions: the model is not fully driven, so the file's analysis "
+                             "is an assembly; the reactions need an inverse-dynamics analysis");
+    if (st == GSL_SUCCESS && p->opt->csv != NULL)
+        st = write_csv(p->opt->csv, &md, &r, spec.reactions, fail);
+    if (st == GSL_SUCCESS && (p->opt->summary || p->opt->csv == NULL))
+        ch09_write_summary(stdout, &md, &spec, &r);
+    if (st == GSL_SUCCESS && r.status != GSL_SUCCESS) {
+        *fail = r.fail;
+        st = r.status;
+    }
+    ch09_run_free(&r);
+    ch09_model_free(&md);
+    return st;
+}
+
+int ch09_program_story(void *ctx, FILE *out, int no_timing, mbd_failure *fail)
+{
+    (void)ctx;
+    return ch09_story(out, no_timing, fail);
+}
+
+int ch09_story(FILE *out, int no_timing, mbd_failure *fail)
+{
+    (void)no_timing;
+    fputs("Chapter 09 -- the 3D Euler-parameter engine of document 003 (Vignos 2016,\n"
+          "simEngine3D), part 1: constraints, joints, model files, kinematics and inverse\n"
+          "dynamics. Every model below is a file in chapters/09-spatial-engine/models/.\n\n", out);
+    step_euler(out);
+    int st = step_basic(out, fail);
+    if (st == GSL_SUCCESS)
+        st = step_joints(out, fail);
+    if (st == GSL_SUCCESS)
+        st = step_slider(out, fail);
+    if (st == GSL_SUCCESS)
+        st = step_pendulum(out, fail);
+    if (st == GSL_SUCCESS)
+        st = step_redundant(out, fail);
+    if (st == GSL_SUCCESS)
+        st = step_velocities(out, fail);
+    if (st == GSL_SUCCESS)
+        step_reader(out);
+    return st;
 }

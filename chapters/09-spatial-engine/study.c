@@ -29,6 +29,7 @@ void ch09_run_free(ch09_run *r)
     free(r->t);
     free(r->q);
     free(r->qd);
+    free(r->qdd);
     free(r->points);
     free(r->C);
     free(r->E);
@@ -48,9 +49,9 @@ static int grow(ch09_run *r)
     if (r->rows < r->cap)
         return GSL_SUCCESS;
     const size_t cap = r->cap ? 2 * r->cap : 256;
-    const size_t w[] = {1, r->n, r->n, 3 * r->npoints, 1, 1, 6 * r->njoints};
-    double **p[] = {&r->t, &r->q, &r->qd, &r->points, &r->C, &r->E, &r->react};
-    for (size_t i = 0; i < 7; i++) {
+    const size_t w[] = {1, r->n, r->n, r->n, 3 * r->npoints, 1, 1, 6 * r->njoints};
+    double **p[] = {&r->t, &r->q, &r->qd, &r->qdd, &r->points, &r->C, &r->E, &r->react};
+    for (size_t i = 0; i < 8; i++) {
         double *g = realloc(*p[i], cap * (w[i] ? w[i] : 1) * sizeof **p[i]);
         if (g == NULL)
             return GSL_ENOMEM;
@@ -65,7 +66,6 @@ static int record(const mbd_spatial_model *sm, double t, const gsl_vector *q,
                   const gsl_vector *qd, const gsl_vector *qdd, const gsl_vector *lambda,
                   void *user)
 {
-    (void)qdd;
     recorder *c = user;
     ch09_run *r = c->r;
     const mbd_model_desc *d = c->md->desc;
@@ -77,6 +77,10 @@ static int record(const mbd_spatial_model *sm, double t, const gsl_vector *q,
     r->t[k] = t;
     memcpy(r->q + k * n, q->data, n * sizeof(double));
     memcpy(r->qd + k * n, qd->data, n * sizeof(double));
+    if (qdd != NULL)
+        memcpy(r->qdd + k * n, qdd->data, n * sizeof(double));
+    else
+        memset(r->qdd + k * n, 0, n * sizeof(double));
     for (size_t i = 0; i < r->npoints; i++) {
         const mbd_model_output_point *op = &d->outputs[i];
         st = mbd_spatial_point_position(sm, c->md->body[op->body], op->point, q,
@@ -172,8 +176,11 @@ int ch09_run_spec(ch09_model *md, const ch09_spec *spec_in, ch09_run *r)
     for (size_t k = 0; st == GSL_SUCCESS && k < md->desc->nbodies; k++)
         if (!md->desc->bodies[k].is_ground && md->desc->bodies[k].velocity_known)
             r->velocities_known++;
-    if (st == GSL_SUCCESS && spec.assemble)
+    if (st == GSL_SUCCESS && spec.assemble) {
         st = mbd_spatial_assemble(md->sm, spec.t0, q, &spec.opts, &r->assembly);
+        if (st == GSL_SUCCESS)
+            st = ch09_known_velocities(md, q, qd);
+    }
     if (st == GSL_SUCCESS) {
         /* the rank of [Phi_q] (the normalisation rows included) at the start */
         gsl_vector_set_zero(scratch);

@@ -34,7 +34,8 @@ int ch09_spec_of_model(const ch09_model *md, ch09_spec *spec, mbd_failure *fail)
 
 typedef struct {
     size_t n, rows, cap, npoints, njoints;
-    double *t, *q, *qd, *points, *C, *E, *react;   /* per row: n, n, 3 npoints, 1, 1, 6 njoints */
+    double *t, *q, *qd, *qdd, *points, *C, *E, *react;   /* per row: 1, n, n, n, 3 npoints, 1,
+                                                            1, 6 njoints; qdd 0 in an assembly */
     mbd_spatial_report assembly;   /* empty when the spec did not assemble */
     mbd_spatial_report velocity;   /* the initial velocities' solve */
     int ranked;                    /* the next three are known (the start was consistent) */
@@ -51,5 +52,29 @@ void ch09_run_free(ch09_run *r);
 int ch09_run_spec(ch09_model *md, const ch09_spec *spec, ch09_run *r);
 int ch09_write_csv(FILE *out, const ch09_model *md, const ch09_run *r, int reactions);
 void ch09_write_summary(FILE *out, const ch09_model *md, const ch09_spec *spec, const ch09_run *r);
+
+/* The program (main.c reads the options into it; story.c does the rest) */
+typedef struct {
+    const mbd_cli_common *opt;
+    const char *model;            /* --model, or NULL: the story */
+    const char *analysis;         /* --analysis, or NULL: the file's */
+    int reactions;
+} ch09_program;
+int ch09_program_run(void *prog, mbd_failure *fail);
+int ch09_program_story(void *prog, FILE *out, int no_timing, mbd_failure *fail);
+int ch09_program_figures(void *prog, const char *prefix, mbd_failure *fail);
+int ch09_program_bench(void *prog, long repeats, mbd_failure *fail);
+
+/* The story and the runs it shares with the figures and the tests */
+int ch09_story(FILE *out, int no_timing, mbd_failure *fail);
+int ch09_figures(const char *prefix, mbd_failure *fail);
+/* the driven slider-crank's kinematics at step h (text: the model file's
+ * text to use instead of models/slider-crank-driven.yaml, or NULL); on
+ * success *md and *r are the caller's to free (a failed run is in r) */
+int ch09_slider_run(ch09_model *md, const char *text, double h, ch09_run *r, mbd_failure *fail);
+/* the driven pendulum's inverse dynamics with reactions (models/pendulum-
+ * driven.yaml), and its data for reference.c */
+int ch09_pendulum_run(ch09_model *md, ch09_run *r, mbd_failure *fail);
+void ch09_pendulum_data(const ch09_model *md, double *m, double *Jzz, double *h, double *g);
 
 #endif
