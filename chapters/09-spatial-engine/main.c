@@ -34,7 +34,8 @@ int main(int argc, char **argv)
         .purpose = "The 3D Euler-parameter engine: model files, assembly, kinematics and inverse\n"
                    "dynamics (work in progress).",
         .source = "document 003 (Vignos 2016, simEngine3D), Secs. 3-6",
-        .common = MBD_OPT_CSV | MBD_OPT_SUMMARY | MBD_OPT_T_END | MBD_OPT_H | MBD_OPT_NO_TIMING,
+        .common = MBD_OPT_CSV | MBD_OPT_SUMMARY | MBD_OPT_PLOT | MBD_OPT_NO_TIMING | MBD_OPT_BENCH
+                  | MBD_OPT_T_END | MBD_OPT_H,
         .extra = extra,
         .n_extra = sizeof extra / sizeof extra[0],
         .csv_columns = "t, per moving body <name>.x,y,z,e0,e1,e2,e3, then their _dot, then per\n"
@@ -51,7 +52,7 @@ int main(int argc, char **argv)
     if ((analysis_given || reactions_given || opt.csv || opt.summary || opt.t_end_given ||
          opt.h_given) && !model_given)
         return mbd_cli_exit_status(mbd_cli_usage_error(&spec, stderr, "give the model: --model FILE"));
-    const mbd_cli_program prog = {PROGRAM, &p, NULL, NULL, model_given ? ch09_program_run : NULL,
-                                  ch09_program_story};
+    const mbd_cli_program prog = {PROGRAM, &p, ch09_program_bench, ch09_program_figures,
+                                  model_given ? ch09_program_run : NULL, ch09_program_story};
     return mbd_cli_dispatch(&prog, &opt);
 }

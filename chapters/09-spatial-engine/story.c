@@ -707,6 +707,86 @@ int ch09_program_story(void *ctx, FILE *out, int no_timing, mbd_failure *fail)
     return ch09_story(out, no_timing, fail);
 }
 
+int ch09_program_figures(void *ctx, const char *prefix, mbd_failure *fail)
+{
+    (void)ctx;
+    return ch09_figures(prefix, fail);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Benchmarks                                                                */
+
+typedef struct {
+    const char *file;        /* one of the chapter's models */
+    ch09_analysis analysis;
+    double h;
+    int summary;             /* whole run: the summary too (to the sink) */
+    FILE *null;
+} bench_case;
+
+/* one analysis of a model file as the program runs it: read, build, run,
+ * summarise (whole run), or the analysis alone on a model read once */
+static int bench_model(void *ctx, mbd_cli_bench_counts *n)
+{
+    bench_case *b = ctx;
+    ch09_model md;
+    mbd_failure fail;
+    int st = ch09_model_load_named(&md, b->file, &fail);
+    if (st != GSL_SUCCESS)
+        return st;
+    ch09_spec spec;
+    ch09_run r;
+    ch09_run_init(&r);
+    st = ch09_spec_of_model(&md, &spec, &fail);
+    spec.analysis = b->analysis;
+    spec.auto_analysis = 0;
+    spec.h = b->h;
+    spec.reactions = b->analysis == CH09_INVERSE_DYNAMICS;
+    if (st == GSL_SUCCESS)
+        st = ch09_run_spec(&md, &spec, &r);
+    if (st == GSL_SUCCESS)
+        st = r.status;
+    if (st == GSL_SUCCESS && b->summary)
+        ch09_write_summary(b->null, &md, &spec, &r);
+    n->steps = r.rows > 0 ? (long)r.rows - 1 : 0;
+    n->outputs = (long)r.rows;
+    ch09_run_free(&r);
+    ch09_model_free(&md);
+    return st;
+}
+
+static int bench_story(void *ctx, mbd_cli_bench_counts *n)
+{
+    (void)n;
+    bench_case *b = ctx;
+    mbd_failure fail;
+    return ch09_story(b->null, 1, &fail);
+}
+
+/* The driven slider-crank's kinematics (1 s at h = 1e-3) and the driven
+ * pendulum's inverse dynamics (4 s at h = 1e-3), each as a whole run of the
+ * program (the file read, the run, the summary); and the story. */
+int ch09_program_bench(void *ctx, long repeats, mbd_failure *fail)
+{
+    (void)ctx;
+    (void)fail;   /* mbd_cli_bench_passes names a failed case */
+    FILE *null = mbd_cli_bench_sink();
+    if (null == NULL)
+        return MBD_EIO;
+    bench_case sc = {"slider-crank-driven.yaml", CH09_KINEMATICS, 1e-3, 1, null};
+    int st = mbd_cli_bench(stdout, "ch09-spatial-engine", "slider-crank-1s", "kinematics",
+                           MBD_CLI_BENCH_WHOLE_RUN, repeats, bench_model, &sc);
+    bench_case pd = {"pendulum-driven.yaml", CH09_INVERSE_DYNAMICS, 1e-3, 1, null};
+    if (st == GSL_SUCCESS)
+        st = mbd_cli_bench(stdout, "ch09-spatial-engine", "pendulum-4s", "inverse-dynamics",
+                           MBD_CLI_BENCH_WHOLE_RUN, repeats, bench_model, &pd);
+    bench_case story = {.null = null};
+    if (st == GSL_SUCCESS)
+        st = mbd_cli_bench(stdout, "ch09-spatial-engine", "story", "", MBD_CLI_BENCH_WHOLE_RUN,
+                           repeats, bench_story, &story);
+    return st;
+}
+
 int ch09_story(FILE *out, int no_timing, mbd_failure *fail)
 {
     (void)no_timing;

@@ -6,6 +6,7 @@
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_errno.h>
 
+#include "mbd/io.h"
 #include "study.h"
 
 const char *const ch09_analysis_names[] = {"assembly", "kinematics", "inverse-dynamics", "dynamics",
@@ -157,9 +158,10 @@ int ch09_run_spec(ch09_model *md, const ch09_spec *spec_in, ch09_run *r)
     ch09_run_free(r);
     ch09_spec spec = *spec_in;
     if (spec.analysis == CH09_DYNAMICS) {
-        r->status = mbd_failure_set(&r->fail, MBD_EINPUT, spec.t0,
-                                    "a dynamics analysis arrives with chapter 09 part 2; run "
-                                    "--analysis assembly, kinematics or inverse-dynamics");
+        r->status = mbd_failure_set(&r->fail, MBD_EINPUT, NAN,
+                                    "%s: a dynamics analysis arrives with chapter 09 part 2; "
+                                    "choose --analysis assembly, kinematics or inverse-dynamics",
+                                    md->desc->source);
         return GSL_SUCCESS;
     }
     const mbd_system *sys = mbd_spatial_system(md->sm);
@@ -256,41 +258,50 @@ int ch09_write_csv(FILE *out, const ch09_model *md, const ch09_run *r, int react
     return ferror(out) ? GSL_EFAILED : GSL_SUCCESS;
 }
 
+/* The keys, every one on every run (a value a run does not define is
+ * "none"): model, name, analysis, bodies, coordinates, rows, rank, dof,
+ * redundant_rows, redundant_row_names, assembled, assembly_iterations,
+ * assembly_residual, velocities_known, velocity_rank, t_start, t_end, h,
+ * outputs, t_reached, max_C_norm, E0, status. */
 void ch09_write_summary(FILE *out, const ch09_model *md, const ch09_spec *spec, const ch09_run *r)
 {
     double cmax = 0.0;
     for (size_t k = 0; k < r->rows; k++)
         cmax = fmax(cmax, r->C[k]);
-    fprintf(out, "model = %s\n", md->desc->source);
-    fprintf(out, "analysis = %s\n", ch09_analysis_names[r->analysis]);
-    fprintf(out, "bodies = %zu\ncoordinates = %zu\nrows = %zu\n", md->desc->nbodies - 1, md->n,
-            md->m);
-    if (r->ranked) {
-        fprintf(out, "rank = %zu\ndof = %zu\nredundant_rows = %zu\n", r->rank, r->dof,
-                md->m - r->rank);
-        fputs("redundant_row_names =", out);
-        const size_t nd = r->structure.n_dropped < MBD_SPATIAL_REPORT_ROWS
-                              ? r->structure.n_dropped : MBD_SPATIAL_REPORT_ROWS;
-        for (size_t k = 0; k < nd; k++) {
-            mbd_spatial_row_info info;
-            if (mbd_spatial_row_info_get(md->sm, r->structure.dropped[k], &info) == GSL_SUCCESS)
-                fprintf(out, "%s %s", k ? "," : "", info.name);
-        }
-        fprintf(out, "%s\n", r->structure.n_dropped > nd ? ", ..." : "");
+    const int timed = r->analysis != CH09_ASSEMBLY, rows = r->rows > 0;
+    mbd_summary_string(out, "model", md->desc->source);
+    mbd_summary_string(out, "name", md->desc->name);
+    mbd_summary_string(out, "analysis", ch09_analysis_names[r->analysis]);
+    mbd_summary_long(out, "bodies", (long)md->desc->nbodies - 1);
+    mbd_summary_long(out, "coordinates", (long)md->n);
+    mbd_summary_long(out, "rows", (long)md->m);
+    mbd_summary_optional(out, "rank", (double)r->rank, r->ranked);
+    mbd_summary_optional(out, "dof", (double)r->dof, r->ranked);
+    mbd_summary_optional(out, "redundant_rows", (double)(md->m - r->rank), r->ranked);
+    fputs("redundant_row_names =", out);
+    const size_t nd = !r->ranked ? 0
+                      : r->structure.n_dropped < MBD_SPATIAL_REPORT_ROWS ? r->structure.n_dropped
+                                                                          : MBD_SPATIAL_REPORT_ROWS;
+    for (size_t k = 0; k < nd; k++) {
+        mbd_spatial_row_info info;
+        if (mbd_spatial_row_info_get(md->sm, r->structure.dropped[k], &info) == GSL_SUCCESS)
+            fprintf(out, "%s %s", k ? "," : "", info.name);
     }
-    fprintf(out, "assembled = %s\n", spec->assemble ? "yes" : "no");
-    if (spec->assemble)
-        fprintf(out, "assembly_iterations = %u\nassembly_residual = %.17g\n",
-                r->assembly.iterations, r->assembly.residual);
-    fprintf(out, "velocities_known = %zu\n", r->velocities_known);
-    if (r->analysis != CH09_ASSEMBLY)
-        fprintf(out, "t_start = %.17g\nt_end = %.17g\nh = %.17g\n", spec->t0, spec->t_end,
-                spec->h);
-    fprintf(out, "outputs = %zu\n", r->rows);
-    if (r->rows > 0) {
-        fprintf(out, "t_reached = %.17g\nmax_C_norm = %.17g\n", r->t[r->rows - 1], cmax);
-        if (isfinite(r->E[0]))
-            fprintf(out, "E0 = %.17g\n", r->E[0]);
-    }
-    fprintf(out, "status = %s\n", mbd_status_word(r->status));
+    fprintf(out, "%s\n", !r->ranked || r->structure.n_dropped == 0 ? " none"
+                         : r->structure.n_dropped > nd           ? ", ..."
+                                                                 : "");
+    mbd_summary_string(out, "assembled", spec->assemble ? "yes" : "no");
+    mbd_summary_optional(out, "assembly_iterations", r->assembly.iterations, spec->assemble);
+    mbd_summary_optional(out, "assembly_residual", r->assembly.residual,
+                         spec->assemble && isfinite(r->assembly.residual));
+    mbd_summary_long(out, "velocities_known", (long)r->velocities_known);
+    mbd_summary_optional(out, "velocity_rank", (double)r->velocity.rank, r->ranked);
+    mbd_summary_double(out, "t_start", spec->t0);
+    mbd_summary_optional(out, "t_end", spec->t_end, timed);
+    mbd_summary_optional(out, "h", spec->h, timed);
+    mbd_summary_long(out, "outputs", (long)r->rows);
+    mbd_summary_optional(out, "t_reached", rows ? r->t[r->rows - 1] : 0.0, rows);
+    mbd_summary_optional(out, "max_C_norm", cmax, rows && isfinite(cmax));
+    mbd_summary_optional(out, "E0", rows ? r->E[0] : 0.0, rows && isfinite(r->E[0]));
+    mbd_summary_string(out, "status", mbd_status_word(r->status));
 }
