@@ -1,7 +1,20 @@
-/* ch09-spatial-engine -- the 3D Euler-parameter engine: document 003
- * (Vignos 2016, "simEngine3D"). WORK IN PROGRESS (issue 19): runs a model
- * file's assembly, kinematics or inverse dynamics; the story, the figures
- * and the dynamics (issue 20) are still to come.
+/* ch09-spatial-engine -- the 3D Euler-parameter engine of document 003
+ * (Vignos 2016, "Development and Validation of MATLAB-Based 3D Multibody
+ * Kinematics and Dynamics Simulation Engine", Secs. 3-6), part 1: model
+ * files, assembly, initial velocities, kinematics, inverse dynamics with the
+ * joints' reactions. (Dynamics is part 2.)
+ *
+ * The story: Euler parameters; the four basic constraints against
+ * differences; one model per joint; the driven slider-crank against its
+ * closed form, with and without the document's driver offset; the driven
+ * pendulum's torque and hinge force; a redundant planar four-bar; initial
+ * velocities; an assembly that fails; the reader's messages.
+ *
+ * The chapter's files: model.c (a model file built into the spatial
+ * module), reference.c (the closed forms), study.c (one analysis of a model:
+ * record, CSV, summary), story.c (the steps, one run of --model, the
+ * benchmarks), figures.c, the model files in models/, and this file, which reads the
+ * command line and dispatches.
  */
 #include <math.h>
 #include <stdio.h>
@@ -21,20 +34,40 @@ int main(int argc, char **argv)
     mbd_cli_choice analyses[5];
     mbd_cli_choices(ch09_analysis_names, ch09_analysis_descriptions, analyses, 5);
     const mbd_cli_extra extra[] = {
-        {"model", MBD_ARG_STRING, &model, "FILE", "the model file (YAML; docs/model-format.md)",
+        {"model", MBD_ARG_STRING, &model, "FILE",
+         "the model file to run (YAML; the book's model-format page)",
          NULL, 0, 0, 0, 0, &model_given},
-        {"analysis", MBD_ARG_CHOICE, &analysis, "A", "the analysis to run", analyses, 0, 0, 0, 0,
+        {"analysis", MBD_ARG_CHOICE, &analysis, "A",
+         "the analysis to run (default: the file's)", analyses, 0, 0, 0, 0,
          &analysis_given},
         {"reactions", MBD_ARG_FLAG, &reactions, NULL,
-         "the joints' reactions in the CSV (inverse dynamics)", NULL, 0, 0, 0, 0,
+         "the joints' and constraints' reactions in the CSV (inverse dynamics)", NULL, 0, 0, 0,
+         0,
          &reactions_given},
     };
     const mbd_cli_spec spec = {
         .program = PROGRAM,
-        .purpose = "The 3D Euler-parameter engine: model files, assembly, kinematics and inverse\n"
-                   "dynamics (work in progress).",
+        .purpose = "The 3D Euler-parameter engine, part 1: model files, assembly, initial\n"
+                   "velocities, kinematics and inverse dynamics with reactions.",
         .source = "document 003 (Vignos 2016, simEngine3D), Secs. 3-6",
-        .common = MBD_OPT_CSV | MBD_OPT_SUMMARY | MBD_OPT_PLOT | MBD_OPT_NO_TIMING | MBD_OPT_BENCH
+        .notes = "With --model FILE: one analysis of the file's model, the one its `analysis`\n"
+                 "names (its t_end, h, tolerance, max_iterations, assemble) unless --analysis,\n"
+                 "--t-end or --h say otherwise; a file without one gets kinematics when the\n"
+                 "model is fully driven and an assembly otherwise. Defaults t_end = 1 s,\n"
+                 "h = 1e-2 s. The initial velocities the file does not give are solved for\n"
+                 "(minimum norm). Without --csv the summary is printed.\n"
+                 "--summary keys (a value a run does not define is `none`): model, name,\n"
+                 "analysis, bodies, coordinates, rows, rank, dof, redundant_rows,\n"
+                 "redundant_row_names, assembled, assembly_iterations, assembly_residual,\n"
+                 "velocities_known, velocity_rank, t_start, t_end, h, outputs, t_reached,\n"
+                 "max_C_norm, E0, status.\n"
+                 "A model the reader or the analysis refuses exits with status 2 and writes\n"
+                 "nothing; a failed solve (no assembly, a singular Jacobian) exits with 1 after\n"
+                 "the rows up to it. The chapter's models are in chapters/09-spatial-engine/\n"
+                 "models/ ($MBD_CH09_MODELS overrides where the story looks).\n"
+                 "Figures (--plot PREFIX, from the story's runs): PREFIX-slider.svg,\n"
+                 "PREFIX-pendulum.svg.",
+        .common = MBD_OPT_OUTPUT
                   | MBD_OPT_T_END | MBD_OPT_H,
         .extra = extra,
         .n_extra = sizeof extra / sizeof extra[0],

@@ -671,6 +671,12 @@ int ch09_program_run(void *ctx, mbd_failure *fail)
         st = mbd_failure_set(fail, MBD_EINPUT, NAN,
                              "--h %g: expected a step no longer than the run, %g s", spec.h,
                              spec.t_end - spec.t0);
+    if (st == GSL_SUCCESS && spec.analysis != CH09_ASSEMBLY &&
+        ceil((spec.t_end - spec.t0) / spec.h - 1e-9) > CH09_MAX_STEPS)
+        st = mbd_failure_set(fail, MBD_EINPUT, NAN,
+                             "--h %g, --t-end %g: %.3g steps; every step is recorded, and at most "
+                             "%d are allowed (a longer step or a shorter run)", spec.h, spec.t_end,
+                             ceil((spec.t_end - spec.t0) / spec.h - 1e-9), CH09_MAX_STEPS);
     if (st == GSL_SUCCESS && spec.reactions && spec.analysis != CH09_INVERSE_DYNAMICS &&
         !spec.auto_analysis)
         st = mbd_failure_set(fail, MBD_EINPUT, NAN,

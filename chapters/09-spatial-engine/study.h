@@ -26,6 +26,7 @@ typedef struct {
 
 #define CH09_T_END 1.0             /* when neither the file nor --t-end says */
 #define CH09_H 1e-2
+#define CH09_MAX_STEPS 1000000     /* a run records every step */
 
 /* The file's analysis into *spec; a file without one gets kinematics when
  * the model is fully driven and assembly otherwise. MBD_EINPUT (with
