@@ -663,16 +663,18 @@ int ch09_program_run(void *ctx, mbd_failure *fail)
     if (p->opt->h_given)
         spec.h = p->opt->h;
     spec.reactions = p->reactions;
-    if (st == GSL_SUCCESS && spec.analysis != CH09_ASSEMBLY && !(spec.t_end > spec.t0))
+    /* the times matter to every analysis but an assembly, and to the one the
+     * program may choose itself (kinematics) */
+    const int timed = spec.analysis != CH09_ASSEMBLY || spec.auto_analysis;
+    if (st == GSL_SUCCESS && timed && !(spec.t_end > spec.t0))
         st = mbd_failure_set(fail, MBD_EINPUT, NAN,
                              "--t-end %g: expected a time after the start, %g (%s)", spec.t_end,
                              spec.t0, md.desc->source);
-    if (st == GSL_SUCCESS && spec.analysis != CH09_ASSEMBLY && spec.h > spec.t_end - spec.t0)
+    if (st == GSL_SUCCESS && timed && spec.h > spec.t_end - spec.t0)
         st = mbd_failure_set(fail, MBD_EINPUT, NAN,
                              "--h %g: expected a step no longer than the run, %g s", spec.h,
                              spec.t_end - spec.t0);
-    if (st == GSL_SUCCESS && spec.analysis != CH09_ASSEMBLY &&
-        ceil((spec.t_end - spec.t0) / spec.h - 1e-9) > CH09_MAX_STEPS)
+    if (st == GSL_SUCCESS && timed && ceil((spec.t_end - spec.t0) / spec.h - 1e-9) > CH09_MAX_STEPS)
         st = mbd_failure_set(fail, MBD_EINPUT, NAN,
                              "--h %g, --t-end %g: %.3g steps; every step is recorded, and at most "
                              "%d are allowed (a longer step or a shorter run)", spec.h, spec.t_end,
@@ -692,8 +694,9 @@ int ch09_program_run(void *ctx, mbd_failure *fail)
     }
     if (st == GSL_SUCCESS && spec.reactions && r.analysis != CH09_INVERSE_DYNAMICS)
         st = mbd_failure_set(fail, MBD_EINPUT, NAN,
-                             "--reactions: the model is not fully driven, so the file's analysis "
-                             "is an assembly; the reactions need an inverse-dynamics analysis");
+                             "--reactions: the model has %zu degrees of freedom, so the program "
+                             "runs an assembly; the reactions come from an inverse-dynamics "
+                             "analysis of a fully driven model", r.dof);
     if (st == GSL_SUCCESS && p->opt->csv != NULL)
         st = write_csv(p->opt->csv, &md, &r, spec.reactions, fail);
     if (st == GSL_SUCCESS && (p->opt->summary || p->opt->csv == NULL))

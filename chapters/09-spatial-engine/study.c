@@ -180,6 +180,7 @@ int ch09_run_spec(ch09_model *md, const ch09_spec *spec_in, ch09_run *r)
             r->velocities_known++;
     if (st == GSL_SUCCESS && spec.assemble) {
         st = mbd_spatial_assemble(md->sm, spec.t0, q, &spec.opts, &r->assembly);
+        r->assembly_failed = st != GSL_SUCCESS;
         if (st == GSL_SUCCESS)
             st = ch09_known_velocities(md, q, qd);
     }
@@ -197,7 +198,7 @@ int ch09_run_spec(ch09_model *md, const ch09_spec *spec_in, ch09_run *r)
         r->fail = *mbd_spatial_last_failure(md->sm);
     /* a file without an analysis: kinematics when the model is fully driven */
     if (st == GSL_SUCCESS && spec.auto_analysis && r->dof == 0)
-        spec.analysis = CH09_KINEMATICS;
+        spec.analysis = spec.reactions ? CH09_INVERSE_DYNAMICS : CH09_KINEMATICS;
     r->analysis = spec.analysis;
     recorder c = {md, r, C, spec.reactions};
     if (st == GSL_SUCCESS && spec.analysis == CH09_ASSEMBLY) {
@@ -290,7 +291,7 @@ void ch09_write_summary(FILE *out, const ch09_model *md, const ch09_spec *spec, 
     fprintf(out, "%s\n", !r->ranked || r->structure.n_dropped == 0 ? " none"
                          : r->structure.n_dropped > nd           ? ", ..."
                                                                  : "");
-    mbd_summary_string(out, "assembled", spec->assemble ? "yes" : "no");
+    mbd_summary_string(out, "assembled", !spec->assemble ? "no" : r->assembly_failed ? "failed" : "yes");
     mbd_summary_optional(out, "assembly_iterations", r->assembly.iterations, spec->assemble);
     mbd_summary_optional(out, "assembly_residual", r->assembly.residual,
                          spec->assemble && isfinite(r->assembly.residual));

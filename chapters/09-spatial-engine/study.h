@@ -38,6 +38,7 @@ typedef struct {
     double *t, *q, *qd, *qdd, *points, *C, *E, *react;   /* per row: 1, n, n, n, 3 npoints, 1,
                                                             1, 6 njoints; qdd 0 in an assembly */
     mbd_spatial_report assembly;   /* empty when the spec did not assemble */
+    int assembly_failed;
     mbd_spatial_report velocity;   /* the initial velocities' solve */
     int ranked;                    /* the next three are known (the start was consistent) */
     size_t rank, dof;              /* of [Phi_q] at the initial configuration */
