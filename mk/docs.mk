@@ -1,8 +1,10 @@
 # mk/docs.mk -- the book (included by the Makefile).
 #
 #   make docs          check/install pandoc, gnuplot and KaTeX, then `make book`
-#   make book          $(BUILD)/docs/index.html and one page per chapter,
-#                      $(BUILD)/docs/NN-slug.html from chapters/NN-slug/chapter.md
+#   make book          $(BUILD)/docs/index.html, one page per chapter,
+#                      $(BUILD)/docs/NN-slug.html from chapters/NN-slug/chapter.md,
+#                      and one per reference page, $(BUILD)/docs/NAME.html from
+#                      docs/NAME.md (the model format, docs/model-format.md)
 #   make check-book    build the book, then test it (tests/book/run.sh)
 #
 # For each chapter the program runs its story once,
@@ -10,8 +12,15 @@
 # which also draws the figures $(BUILD)/docs/fig/chNN-<figure>.svg.  The page
 # quotes that output (```{.output}``` blocks), shows the figures, and pulls
 # code from the chapter's sources by marker (docs/filters/include-code.lua).
-# A page is rebuilt when its chapter.md, the chapter's sources or program, or
-# any part of the book's frame changes.
+# A page is rebuilt when its chapter.md, the chapter's sources, model files
+# (chapter 09's models/, which its page includes) or program, or any part of
+# the book's frame changes.
+#
+# A reference page (every docs/*.md but docs/index.md) is a page of its own,
+# not a chapter: no chapter number, no story, no program.  It goes through
+# the same filter (code from sources by marker, tables, figures, citations),
+# and the index and the chapters that need it link it by its file name,
+# e.g. [the model format](model-format.html).
 #
 # Math is drawn by KaTeX in the reader's browser: Debian's libjs-katex
 # (KATEX_DIR) is copied to $(BUILD)/docs/katex/ -- script, style sheet and
@@ -26,6 +35,10 @@ DOCS := $(BUILD)/docs
 BOOK_CHAPTERS := $(foreach c,$(CHAPTERS),$(if $(wildcard chapters/$(c)/chapter.md),$(c)))
 BOOK_UNWRITTEN := $(filter-out $(BOOK_CHAPTERS),$(CHAPTERS))
 BOOK_PAGES := $(BOOK_CHAPTERS:%=$(DOCS)/%.html)
+
+# the reference pages: docs/NAME.md -> $(DOCS)/NAME.html
+BOOK_REFS := $(sort $(basename $(notdir $(filter-out docs/index.md,$(wildcard docs/*.md)))))
+BOOK_REF_PAGES := $(BOOK_REFS:%=$(DOCS)/%.html)
 
 # the book's frame: every page depends on it
 BOOK_FRAME := docs/template.html docs/style.css docs/references.bib \
@@ -49,8 +62,9 @@ PANDOC_FLAGS = --from=markdown --to=html5 --standalone \
 docs: deps-docs
 	@$(MAKE) book
 
-book: $(DOCS)/index.html $(BOOK_PAGES) $(DOCS)/katex/katex.min.js
-	@echo "make book: wrote $(DOCS)/index.html and $(words $(BOOK_PAGES)) chapter page(s)."
+book: $(DOCS)/index.html $(BOOK_PAGES) $(BOOK_REF_PAGES) $(DOCS)/katex/katex.min.js
+	@echo "make book: wrote $(DOCS)/index.html, $(words $(BOOK_PAGES)) chapter page(s)" \
+	    "and $(words $(BOOK_REF_PAGES)) reference page(s)."
 	$(if $(BOOK_UNWRITTEN),@echo "make book: warning: no chapter.md yet for $(BOOK_UNWRITTEN)" >&2)
 
 check-book: book
@@ -83,7 +97,7 @@ $(DOCS)/out/ch$(2).txt: $(BUILD)/bin/ch$(1)
 $(DOCS)/out/ch$(2).txt: BOOK_PROGRAM := $(BUILD)/bin/ch$(1)
 
 $(DOCS)/$(1).html: chapters/$(1)/chapter.md $(DOCS)/out/ch$(2).txt $(BUILD)/bin/ch$(1) \
-    $(wildcard chapters/$(1)/*.c chapters/$(1)/*.h) \
+    $(wildcard chapters/$(1)/*.c chapters/$(1)/*.h chapters/$(1)/models/*.yaml) \
     $(filter-out chapters/-/chapter.md,chapters/$(3)/chapter.md chapters/$(4)/chapter.md) \
     $(BOOK_FRAME) $(DOCS)/style.css
 $(DOCS)/$(1).html: BOOK_NUM := $(2)
@@ -109,6 +123,17 @@ $(DOCS)/%.html: chapters/%/chapter.md
 	    -M mbd-chapter=$(BOOK_NUM) -M mbd-program=ch$* \
 	    -M "pagetitle=$$(bash docs/book.sh title $<)" \
 	    $(call book_nav,prev,$(BOOK_PREV)) $(call book_nav,next,$(BOOK_NEXT)) \
+	    -o $@ $<
+
+# ---------------------------------------------------------------------------
+# A reference page: the frame's template and filter, a table of contents,
+# no chapter number and no program (so no "Run it" line and no story).
+
+$(BOOK_REF_PAGES): $(DOCS)/%.html: docs/%.md $(BOOK_FRAME) $(DOCS)/style.css
+	@mkdir -p $(@D)
+	@echo "pandoc $< -> $@"
+	@$(PANDOC) $(PANDOC_FLAGS) --toc --toc-depth=2 \
+	    -M "pagetitle=$$(bash docs/book.sh title $<)" \
 	    -o $@ $<
 
 # ---------------------------------------------------------------------------

@@ -8,6 +8,7 @@
 
 #include "model.h"
 
+/* >> time-function */
 /* a time function of the file as the spatial module's user function: the
  * reader's evaluation gives f, f' and f'' (the description outlives the model) */
 static int eval_fn(double t, double f[3], void *user)
@@ -19,7 +20,9 @@ static mbd_spatial_fn fn_of(const mbd_model_fn *f)
 {
     return mbd_spatial_fn_user(eval_fn, (void *)f);
 }
+/* << time-function */
 
+/* >> perp-pair */
 /* a unit pair (b, c) completing the unit axis a to a right-handed frame */
 static void perp_pair(const double a[3], double b[3], double c[3])
 {
@@ -40,6 +43,7 @@ static void perp_pair(const double a[3], double b[3], double c[3])
     c[1] = a[2] * b[0] - a[0] * b[2];
     c[2] = a[0] * b[1] - a[1] * b[0];
 }
+/* << perp-pair */
 
 static void cross(const double a[3], const double b[3], double c[3])
 {
@@ -97,6 +101,7 @@ static int build(ch09_model *md, mbd_failure *fail)
         }
     }
     mbd_spatial_set_gravity(sm, d->gravity);
+    /* >> build-joints */
     for (size_t k = 0; k < d->njoints; k++) {
         const mbd_model_joint *jt = &d->joints[k];
         const int i = md->body[jt->body_i], j = md->body[jt->body_j];
@@ -136,6 +141,7 @@ static int build(ch09_model *md, mbd_failure *fail)
             break;
         }
     }
+    /* << build-joints */
     for (size_t k = 0; k < d->nconstraints; k++) {
         const mbd_model_constraint *c = &d->constraints[k];
         const int i = md->body[c->body_i], j = md->body[c->body_j];

@@ -5,6 +5,7 @@
 
 #include "reference.h"
 
+/* >> slider-exact */
 double ch09_slider_theta(double t)
 {
     return M_PI / 2 + 1e-4 - 2 * M_PI * t;
@@ -24,7 +25,9 @@ void ch09_slider_exact(double t, double x[3])
     x[1] = X1 * thd;
     x[2] = X2 * thd * thd;   /* theta'' = 0 */
 }
+/* << slider-exact */
 
+/* >> pendulum-exact */
 void ch09_pendulum_theta(double t, double th[3])
 {
     th[0] = M_PI / 4 * cos(2 * t);
@@ -49,3 +52,4 @@ void ch09_pendulum_hinge_force(double t, double m, double h, double g, double F[
     F[1] = m * h * (c * th[2] - s * th[1] * th[1]);
     F[2] = m * h * (s * th[2] + c * th[1] * th[1]) + m * g;
 }
+/* << pendulum-exact */

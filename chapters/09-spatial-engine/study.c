@@ -153,6 +153,7 @@ int ch09_spec_of_model(const ch09_model *md, ch09_spec *spec, mbd_failure *fail)
     return GSL_SUCCESS;
 }
 
+/* >> run */
 int ch09_run_spec(ch09_model *md, const ch09_spec *spec_in, ch09_run *r)
 {
     ch09_run_free(r);
@@ -224,6 +225,7 @@ int ch09_run_spec(ch09_model *md, const ch09_spec *spec_in, ch09_run *r)
     free(known);
     return st == GSL_ENOMEM ? st : GSL_SUCCESS;
 }
+/* << run */
 
 int ch09_write_csv(FILE *out, const ch09_model *md, const ch09_run *r, int reactions)
 {

@@ -106,6 +106,7 @@ void sp_work_free(sp_work *w)
 /* The rank-revealing factorisation                                          */
 
 /* >> spatial-qrpt */
+/* >> spatial-rank */
 /* W (its top-left nc x k block) holds A^T for a k x nc matrix A (k rows of
  * constraints, nc unknowns). QR with column pivoting, W P = Q R, orders A's
  * rows by how much each adds to the ones before it: the rank r counts the
@@ -135,7 +136,9 @@ static int qr_factor(sp_work *w, size_t nc, size_t k, double rank_tol)
     w->rank = r;
     return GSL_SUCCESS;
 }
+/* << spatial-rank */
 
+/* >> spatial-min-norm */
 /* The minimum-norm x (nc) of A x = b (b: k) over the independent rows:
  * A^T P = Q R gives P^T A = R^T Q^T, so with y = Q^T x the independent rows
  * read R11^T y_1 = (P^T b)_{1..r}; y_2 = 0 is the least |x| = |y|. */
@@ -154,6 +157,7 @@ static void qr_min_norm(sp_work *w, const gsl_vector *b, gsl_vector *x)
     }
     gsl_linalg_QR_Qvec(&W.matrix, &tau.vector, x);
 }
+/* << spatial-min-norm */
 
 /* The basic solution lambda (k) of A^T lambda = c (c: nc): Q R P^T lambda =
  * c, so mu = P^T lambda has mu_1 = R11^-1 (Q^T c)_{1..r} and mu_2 = 0 (the

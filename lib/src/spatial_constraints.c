@@ -111,6 +111,7 @@ static int eval_row(const mbd_spatial_model *sm, const sp_row *r, double t, cons
     }
     /* << spatial-cd */
 
+    /* >> spatial-d */
     case MBD_SPATIAL_ROW_D: {
         /* Phi = d^T d - f (f the squared distance) */
         double d[3], dd[3];
@@ -135,6 +136,7 @@ static int eval_row(const mbd_spatial_model *sm, const sp_row *r, double t, cons
         }
         break;
     }
+    /* << spatial-d */
 
     /* >> spatial-dp1 */
     case MBD_SPATIAL_ROW_DP1: {
@@ -160,6 +162,7 @@ static int eval_row(const mbd_spatial_model *sm, const sp_row *r, double t, cons
     }
     /* << spatial-dp1 */
 
+    /* >> spatial-dp2 */
     case MBD_SPATIAL_ROW_DP2: {
         /* Phi = a_i^T d - f */
         double ai[3], d[3], dd[3];
@@ -193,6 +196,7 @@ static int eval_row(const mbd_spatial_model *sm, const sp_row *r, double t, cons
         }
         break;
     }
+    /* << spatial-dp2 */
 
     case MBD_SPATIAL_ROW_ORIENTATION: {
         /* Phi = (G(p0) p_i)_k: linear, gamma = 0 */
@@ -219,11 +223,13 @@ static int eval_row(const mbd_spatial_model *sm, const sp_row *r, double t, cons
         return GSL_SUCCESS;
     /* << spatial-normalisation */
     }
+    /* >> spatial-nu */
     /* the basic constraints: Phi = g(q) - f(t), nu = f', gamma += f'' */
     e->nu = f[1];
     if (gam)
         e->gamma += f[2];
     return GSL_SUCCESS;
+    /* << spatial-nu */
 }
 
 int mbd_spatial_eval_row(const mbd_spatial_model *sm, size_t k, double t, const gsl_vector *q,

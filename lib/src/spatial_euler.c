@@ -89,6 +89,7 @@ void mbd_spatial_ep_A(const double p[4], double A[3][3])
 }
 /* << spatial-ep-A */
 
+/* >> spatial-ep-G */
 /* G(p) = [-e, -e~ + e0 I] (sign = -1) and E(p) = [-e, e~ + e0 I] (sign = +1) */
 static void ep_GE(const double p[4], double sign, double X[3][4])
 {
@@ -105,6 +106,7 @@ static void ep_GE(const double p[4], double sign, double X[3][4])
 
 void mbd_spatial_ep_G(const double p[4], double G[3][4]) { ep_GE(p, -1.0, G); }
 void mbd_spatial_ep_E(const double p[4], double E[3][4]) { ep_GE(p, +1.0, E); }
+/* << spatial-ep-G */
 
 /* >> spatial-ep-B */
 /* B(p, a) = d(A(p) a)/dp = 2 [ (e0 I + e~) a,  e a^T - (e0 I + e~) a~ ]:
@@ -148,6 +150,7 @@ void mbd_spatial_ep_K(const double a[3], const double b[3], double K[4][4])
     }
 }
 
+/* >> spatial-ep-omega */
 void mbd_spatial_ep_omega_bar(const double p[4], const double pd[4], double wbar[3])
 {
     double G[3][4];
@@ -183,6 +186,7 @@ void mbd_spatial_ep_pdot_global(const double p[4], const double w[3], double pd[
     for (int k = 0; k < 4; k++)
         pd[k] *= 0.5;
 }
+/* << spatial-ep-omega */
 
 /* >> spatial-ep-from-A */
 /* Shepperd's method. With A = A(p), |p| = 1 (from the formula above):

@@ -15,6 +15,8 @@
 #     no MathML);
 #   - every citation key is in docs/references.bib and in the page's references;
 #   - every output block shows the program's output from the right line;
+# every reference page (docs/NAME.md but index.md, built as BUILD/docs/NAME.html)
+# the same way, and that the index and at least one chapter page link it;
 # that the index links every chapter page, and lists as reproduced exactly the
 # documents the chapters reproduce (the document a chapter cites first); that
 # every figure in BUILD/docs/fig is at most 300 kB; that KaTeX (script, style
@@ -146,6 +148,14 @@ check_chapter() {
         fail "$c: $md is missing (every chapter has a text)"
         return
     fi
+    check_page "$c" "$md" "$page" "$num"
+}
+
+# check_page LABEL MD PAGE NUM: the built PAGE of the Markdown MD (NUM: the
+# chapter whose output its output blocks quote by default; empty for a
+# reference page)
+check_page() {
+    local c=$1 md=$2 page=$3 num=$4
     if [ ! -s "$page" ]; then
         fail "$c: the page $page was not built"
         return
@@ -240,6 +250,10 @@ check_chapter() {
     while IFS= read -r fence; do
         ch=$(attr chapter <<< "$fence")
         ch=${ch:-$num}
+        if [ -z "$ch" ]; then
+            fail "$c: output block without chapter=\"NN\" on a page that is not a chapter's"
+            continue
+        fi
         from=$(attr from <<< "$fence")
         out=$DOCS/out/ch$ch.txt
         if [ ! -s "$out" ]; then
@@ -265,6 +279,32 @@ for dir in chapters/[0-9][0-9]-*/; do
 done
 
 # ---------------------------------------------------------------------------
+# The reference pages (docs/NAME.md -> NAME.html): checked like a chapter's
+# page, and linked from the index and from a chapter
+
+refs=()
+for md in docs/*.md; do
+    if [ ! -f "$md" ] || [ "$md" = docs/index.md ]; then
+        continue
+    fi
+    name=$(basename "$md" .md)
+    refs+=("$name")
+    check_page "reference $name" "$md" "$DOCS/$name.html" ""
+    if grep -qF "href=\"$name.html\"" "$DOCS/index.html" 2> /dev/null; then
+        pass "reference $name: the index links $name.html"
+    else
+        fail "reference $name: the index ($DOCS/index.html) has no link to $name.html"
+    fi
+    linked_from=$(grep -lF "href=\"$name.html" "$DOCS"/[0-9][0-9]-*.html 2> /dev/null |
+                  xargs -r -n1 basename | tr '\n' ' ')
+    if [ -n "$linked_from" ]; then
+        pass "reference $name: linked from $linked_from"
+    else
+        fail "reference $name: no chapter page links $name.html"
+    fi
+done
+
+# ---------------------------------------------------------------------------
 # The index
 
 index=$DOCS/index.html
@@ -278,7 +318,7 @@ if [ -s "$index" ]; then
         # the index's table has a number column and drops a leading "NN · " from
         # the title (docs/book.sh chapter-list); look for the title without it
         num=${c%%-*}
-        short=$(printf '%s\n' "$title" | sed "s/^$num[[:space:].:·–-]*//")
+        short=$(printf '%s\n' "$title" | sed "s/^${num}[[:space:].:·–-]*//")
         # (grep -q stops reading at the first match; under pipefail a writer
         # still writing would then fail the pipe, so the text goes to a file)
         if grep -qF "href=\"$c.html\"" "$index" &&
@@ -376,6 +416,9 @@ else
     pages=("$index")
     for dir in chapters/[0-9][0-9]-*/; do
         [ -s "$DOCS/$(basename "$dir").html" ] && pages+=("$DOCS/$(basename "$dir").html")
+    done
+    for name in ${refs[@]+"${refs[@]}"}; do
+        [ -s "$DOCS/$name.html" ] && pages+=("$DOCS/$name.html")
     done
     # and a page made up here, with what the check must catch: TeX that KaTeX
     # cannot draw, TeX left as text, a box that cuts its line off and a block
