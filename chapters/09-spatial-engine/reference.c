@@ -11,23 +11,30 @@ double ch09_slider_theta(double t)
     return M_PI / 2 + 1e-4 - 2 * M_PI * t;
 }
 
-void ch09_slider_exact(double t, double x[3])
+void ch09_slider_x_theta(double th, double X[3])
 {
-    const double th = ch09_slider_theta(t), thd = -2 * M_PI, c = cos(th), s = sin(th);
+    const double c = cos(th), s = sin(th);
     /* R(theta) = x^2 and its derivatives in theta */
     const double a = 0.1 + 0.08 * c, b = 0.12 + 0.08 * s;
     const double R = 0.09 - a * a - b * b;
     const double R1 = 0.16 * (a * s - b * c);
     const double R2 = -0.0128 + 0.16 * (a * c + b * s);
     /* 2 x x_th = R1, 2 x_th^2 + 2 x x_thth = R2 */
-    const double X = sqrt(R), X1 = R1 / (2 * X), X2 = (R2 - 2 * X1 * X1) / (2 * X);
-    x[0] = X;
-    x[1] = X1 * thd;
-    x[2] = X2 * thd * thd;   /* theta'' = 0 */
+    X[0] = sqrt(R);
+    X[1] = R1 / (2 * X[0]);
+    X[2] = (R2 - 2 * X[1] * X[1]) / (2 * X[0]);
 }
-/* << slider-exact */
 
-/* >> pendulum-exact */
+void ch09_slider_exact(double t, double x[3])
+{
+    const double thd = -2 * M_PI;   /* theta'' = 0 */
+    double X[3];
+    ch09_slider_x_theta(ch09_slider_theta(t), X);
+    x[0] = X[0];
+    x[1] = X[1] * thd;
+    x[2] = X[2] * thd * thd;
+}
+
 void ch09_pendulum_theta(double t, double th[3])
 {
     th[0] = M_PI / 4 * cos(2 * t);

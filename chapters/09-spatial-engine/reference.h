@@ -22,6 +22,8 @@
 #ifndef CH09_REFERENCE_H
 #define CH09_REFERENCE_H
 
+/* x(theta), dx/dtheta, d2x/dtheta2 of the slider at the crank angle theta */
+void ch09_slider_x_theta(double theta, double X[3]);
 /* the driver's angle at t, and x, x', x'' of the slider at t */
 double ch09_slider_theta(double t);
 void ch09_slider_exact(double t, double x[3]);

@@ -22,6 +22,26 @@
 #include "reference.h"
 #include "study.h"
 
+/* text at `indent` spaces, broken at spaces before column 88 */
+static void print_wrapped(FILE *out, int indent, const char *text)
+{
+    const int width = 88 - indent;
+    while (*text != '\0') {
+        int n = (int)strlen(text), cut = n;
+        if (n > width) {
+            cut = width;
+            while (cut > 0 && text[cut] != ' ')
+                cut--;
+            if (cut == 0)
+                cut = width;
+        }
+        fprintf(out, "%*s%.*s\n", indent, "", cut, text);
+        text += cut;
+        while (*text == ' ')
+            text++;
+    }
+}
+
 /* the largest |C| of a record */
 static double max_c(const ch09_run *r)
 {
@@ -36,9 +56,10 @@ static double max_c(const ch09_run *r)
 
 static void step_euler(FILE *out)
 {
-    fputs("Step 1. Euler parameters (guide Sec. 2.1). A(p) of unit p is a rotation; the\n"
-          "document's A2p divides by 4 e0 and fails for a half turn (e0 = 0); Shepperd's\n"
-          "method (the largest of e0^2..e3^2 first) does not.\n", out);
+    fputs("Step 1. Euler parameters (guide Sec. 2.1). A(p) of unit p is a rotation. The\n"
+          "document's A2p takes e0 = sqrt((tr A + 1)/4) and divides by 4 e0, so a half turn\n"
+          "(e0 = 0) stops it; Shepperd's method starts from the largest of e0^2 ... e3^2.\n"
+          "Round trips p -> A -> p (p and -p are one rotation) and w-bar -> p' -> w-bar:\n", out);
     /* a half turn about (1, 1, 0)/sqrt 2, and a general rotation */
     const double s = sqrt(0.5);
     const double ps[2][4] = {{0.0, s, s, 0.0}, {0.4, -0.2, 0.8, 0.4}};
@@ -66,11 +87,15 @@ static void step_euler(FILE *out)
         mbd_spatial_ep_pdot_body(ps[k], wb, pd);
         mbd_spatial_ep_omega_bar(ps[k], pd, w2);
         const double tang = ps[k][0] * pd[0] + ps[k][1] * pd[1] + ps[k][2] * pd[2] + ps[k][3] * pd[3];
-        fprintf(out, "  p = (%4.1f, %5.2f, %5.2f, %4.1f)  max|A^T A - I| %.0e, A -> p -> A %.0e, "
+        fprintf(out, "  p = (%4.1f, %5.2f, %5.2f, %4.1f)  max|A^T A - I| %.0e, p -> A -> p %.0e, "
                 "w-bar -> p' -> w-bar %.0e, p^T p' %.0e\n",
                 ps[k][0], ps[k][1], ps[k][2], ps[k][3], orth, back,
                 fmax(fabs(w2[0] - wb[0]), fmax(fabs(w2[1] - wb[1]), fabs(w2[2] - wb[2]))),
                 fabs(tang));
+        if (k == 0)
+            fprintf(out, "  (for it the document's formula gives e0 = sqrt((%.0f + 1)/4) = %.0f, then "
+                    "e1 = (A32 - A23)/(4 e0) = %.0f/0)\n", A[0][0] + A[1][1] + A[2][2],
+                    sqrt(fmax(A[0][0] + A[1][1] + A[2][2] + 1, 0) / 4), fabs(A[2][1] - A[1][2]));
     }
 }
 
@@ -137,7 +162,7 @@ static int step_basic(FILE *out, mbd_failure *fail)
         gsl_vector_set(qd, k, (a - 8 * b + 8 * d - g) / (12 * dt));
         gsl_vector_set(qdd, k, (-a + 16 * b - 30 * c + 16 * d - g) / (12 * dt * dt));
     }
-    fprintf(out, "  %-4s %12s %12s %12s %12s\n", "row", "Phi", "partials", "nu", "gamma");
+    fprintf(out, "  %-8s %10s %12s %12s %12s\n", "row", "Phi", "partials", "nu", "gamma");
     for (size_t k = 0; st == GSL_SUCCESS && k < 4; k++) {
         mbd_spatial_row_eval ev, ep, em;
         mbd_spatial_row_info info;
@@ -175,7 +200,7 @@ static int step_basic(FILE *out, mbd_failure *fail)
             phiq_qdd += an * gsl_vector_get(qdd, c);
         }
         /* nu = f' : Phi_q q' = dPhi/dt + f' */
-        fprintf(out, "  %-4s %12.5f %12.1e %12.1e %12.1e\n", info.name + 0, ev.phi,
+        fprintf(out, "  %-8s %10.5f %12.1e %12.1e %12.1e\n", info.name, ev.phi,
                 ep_max / scale, fabs(phiq_qd - (dphi + ev.nu)),
                 fabs(ev.gamma - (phiq_qdd - d2phi)));
     }
@@ -206,7 +231,7 @@ static int step_joints(FILE *out, mbd_failure *fail)
                                          "joint-cylindrical.yaml",   "joint-translational.yaml",
                                          "joint-universal.yaml",
                                          "joint-revolute-cylindrical.yaml"};
-    fprintf(out, "  %-22s %5s %5s %4s\n", "joint", "rows", "rank", "dof");
+    fprintf(out, "  %-22s %5s %8s %5s %4s\n", "joint", "rows", "drivers", "rank", "dof");
     for (size_t k = 0; k < sizeof joints / sizeof joints[0]; k++) {
         ch09_model md;
         int st = ch09_model_load_named(&md, joints[k], fail);
@@ -225,15 +250,17 @@ static int step_joints(FILE *out, mbd_failure *fail)
             st = r.status;
         }
         if (st == GSL_SUCCESS)
-            fprintf(out, "  %-22s %5d %5zu %4zu\n",
+            fprintf(out, "  %-22s %5d %8zu %5zu %4zu\n",
                     mbd_model_joint_type_name(md.desc->joints[0].type),
-                    mbd_model_joint_rows(md.desc->joints[0].type), r.rank, r.dof);
+                    mbd_model_joint_rows(md.desc->joints[0].type), md.desc->nconstraints, r.rank,
+                    r.dof);
         ch09_run_free(&r);
         ch09_model_free(&md);
         if (st != GSL_SUCCESS)
             return st;
     }
-    fputs("  (rank = rows + 1 and dof = 6 - rows: no joint's rows repeat one another.)\n", out);
+    fputs("  (rank = rows + drivers + 1 and dof = 6 - rows - drivers: no row repeats another.\n"
+          "  The translational example drives its stroke, so nothing is left to move.)\n", out);
     return GSL_SUCCESS;
 }
 
@@ -366,18 +393,28 @@ static int step_slider(FILE *out, mbd_failure *fail)
             if (e > 1e-3 && jump == r.rows)
                 jump = k;
         }
-        fprintf(out, "    h = 1e-2 (outputs at t = 0.25 and 0.75 s): %s after %zu outputs, largest |C| "
-                "%.1e;\n    at t = 0.25 s the slider is off by %.1e m (Newton meets a double root there:\n"
-                "    Phi ~ (angle error)^2 / 2, so the angle is found to about the square root of\n"
-                "    the tolerance).\n", r.status == GSL_SUCCESS ? "the run ends" : "the run stops",
-                r.rows, max_c(&r), e25);
+        /* the output at t = 0.25 s, where theta = 0 */
+        size_t k25 = 0;
+        for (size_t k = 0; k < r.rows; k++)
+            if (fabs(r.t[k] - 0.25) < fabs(r.t[k25] - 0.25))
+                k25 = k;
+        ch09_slider_exact(r.t[k25] + 1e-4 / (2 * M_PI), x);
+        fprintf(out, "    h = 1e-2, outputs at t = 0.25 and 0.75 s: the run %s t = %g s (%zu outputs,\n"
+                "    largest |C| %.1e). At t = 0.25 s the slider is off by %.1e m: Newton meets a\n"
+                "    double root there (Phi ~ (angle error)^2 / 2), so the crank's angle is found\n"
+                "    only to about the square root of the tolerance, and the driver row's gradient\n"
+                "    is that small, not zero: the rank test (1e-9) sees no loss. The velocity\n"
+                "    solve then gives x' = %.3g m/s (closed form %.3g; nu = f' = 0 there) and the\n"
+                "    acceleration solve x'' = %.3g m/s^2 (closed form %.3g).\n",
+                r.status == GSL_SUCCESS ? "reaches" : "stops at", r.t[r.rows - 1], r.rows,
+                max_c(&r), e25, r.qd[k25 * r.n + c0], x[1], r.qdd[k25 * r.n + c0], x[2]);
         if (jump < r.rows) {
             ch09_slider_exact(r.t[jump] + 1e-4 / (2 * M_PI), x);
             fprintf(out, "    At t = %.2f s the slider is at x = %.4f m, not %.4f: the mechanism has\n"
                     "    jumped to its mirror assembly (the slider on the -x side) with every\n"
-                    "    constraint satisfied and nothing flagged. Newton's first step away from a\n"
-                    "    configuration whose Jacobian is singular to round-off is huge, and where it\n"
-                    "    lands is decided by that round-off.\n",
+                    "    constraint satisfied and nothing flagged. The next step's Taylor\n"
+                    "    prediction from that acceleration lands far away, and Newton converges\n"
+                    "    to whichever assembly is nearest.\n",
                     r.t[jump], r.q[jump * r.n + c0], x[0]);
         }
         if (r.status != GSL_SUCCESS)
@@ -527,8 +564,10 @@ static int step_velocities(FILE *out, mbd_failure *fail)
 {
     fputs("\nStep 7. Initial velocities (Sec. 6.3). The free slider-crank\n"
           "(models/slider-crank-free.yaml, no driver: 1 dof) gives the crank's angular\n"
-          "velocity (6 rad/s about x) and asks for the rest (the document's Case 3): the\n"
-          "minimum-norm solution of the velocity equations for the unknown bodies.\n", out);
+          "velocity (6 rad/s about x) and asks for the other bodies' (the document's Case 3):\n"
+          "the velocity equations for the unknown bodies, solved with the known ones moved\n"
+          "to the right-hand side (minimum norm where they leave freedom; here they do not).\n",
+          out);
     ch09_model md;
     int st = ch09_model_load_named(&md, "slider-crank-free.yaml", fail);
     if (st != GSL_SUCCESS)
@@ -559,10 +598,17 @@ static int step_velocities(FILE *out, mbd_failure *fail)
             gsl_blas_dgemv(CblasNoTrans, 1.0, Cq, &qd.vector, 1.0, res);
             size_t c0 = 0;
             mbd_spatial_body_coordinates(md.sm, mbd_spatial_body_index(md.sm, "slider"), &c0);
-            fprintf(out, "  %zu of %zu bodies known; the solve's rows %zu, unknowns %zu, rank %zu;\n"
-                    "  |Phi_q q' + Phi_t| = %.1e; the slider starts at x' = %.6f m/s\n",
+            /* the crank's angle from its y axis, A (0, 1, 0) = (0, cos, sin) */
+            double rc[3], pc[4], A[3][3], X[3];
+            mbd_spatial_pose(md.sm, mbd_spatial_body_index(md.sm, "crank"), &q.vector, rc, pc);
+            mbd_spatial_ep_A(pc, A);
+            ch09_slider_x_theta(atan2(A[2][1], A[1][1]), X);
+            fprintf(out, "  %zu of %zu bodies known; the solve's rows %zu, unknowns %zu, rank %zu: the\n"
+                    "  velocities are unique. |Phi_q q' + Phi_t| = %.1e; the slider starts at\n"
+                    "  x' = %.6f m/s, the closed form x'(theta) theta' = %.6f m/s\n",
                     r.velocities_known, md.desc->nbodies - 1, r.velocity.rows,
-                    r.velocity.unknowns, r.velocity.rank, gsl_blas_dnrm2(res), r.qd[c0]);
+                    r.velocity.unknowns, r.velocity.rank, gsl_blas_dnrm2(res), r.qd[c0],
+                    X[1] * 6.0);
         }
         if (Cq)
             gsl_matrix_free(Cq);
@@ -584,8 +630,11 @@ static int step_velocities(FILE *out, mbd_failure *fail)
     st = ch09_spec_of_model(&md, &spec, fail);
     if (st == GSL_SUCCESS)
         st = ch09_run_spec(&md, &spec, &r);
-    if (st == GSL_SUCCESS)
-        fprintf(out, "    status %s: %s\n", mbd_status_word(r.status), r.fail.cause);
+    if (st == GSL_SUCCESS) {
+        char line[512];
+        snprintf(line, sizeof line, "status %s: %s", mbd_status_word(r.status), r.fail.cause);
+        print_wrapped(out, 4, line);
+    }
     ch09_run_free(&r);
     ch09_model_free(&md);
     return st;
@@ -610,7 +659,8 @@ static void step_reader(FILE *out)
         "    inertia: [1, 1, 1]\n    position: [1, 0, 0]\njoints:\n"
         "  - {name: j, type: revolute, body_i: ground, body_j: b,\n"
         "     point_i: [0, 0, 0], point_j: [-1, 0, 0], axis_i: [0, 0, 2], axis_j: [0, 0, 1]}\n",
-        "name: x\ngravity: [0, -9.81]\n",
+        "name: x\ngravity: [0, -9.81]\nbodies:\n  - {name: b, mass: 1, inertia: [1, 1, 1], "
+        "position: [0, 0, 0]}\n",
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         char source[32];

@@ -224,7 +224,8 @@ static void report_fill(const mbd_spatial_model *sm, mbd_spatial_report *rep, un
 
 /* "'a' 1.2e-01, 'b' 3e-02, 'c' 1e-05": the three largest |v_k| with their
  * rows' names */
-static void largest_rows(const mbd_spatial_model *sm, const gsl_vector *v, char *buf, size_t len)
+static void largest_rows(const mbd_spatial_model *sm, const gsl_vector *v, double floor, char *buf,
+                         size_t len)
 {
     size_t top[3] = {SP_NONE, SP_NONE, SP_NONE};
     for (size_t k = 0; k < v->size; k++) {
@@ -242,6 +243,9 @@ static void largest_rows(const mbd_spatial_model *sm, const gsl_vector *v, char 
     buf[0] = '\0';
     size_t used = 0;
     for (int s = 0; s < 3 && top[s] != SP_NONE; s++) {
+        /* the largest always; the others only when they are above the floor */
+        if (s > 0 && !(fabs(gsl_vector_get(v, top[s])) > floor))
+            break;
         int wr = snprintf(buf + used, len - used, "%s'%s' %.3g", s ? ", " : "",
                           sm->rows[top[s]].name, gsl_vector_get(v, top[s]));
         if (wr < 0 || (size_t)wr >= len - used)
@@ -349,16 +353,18 @@ static int newton(mbd_spatial_model *sm, double t, gsl_vector *q, const opts *o,
             better = gsl_blas_dnrm2(w->res) < before;
         }
         if (!better) {
-            largest_rows(sm, w->phi, rows, sizeof rows);
+            largest_rows(sm, w->phi, o->tol, rows, sizeof rows);
             report_fill(sm, rep, it, res, worst, sm->n);
             return mbd_failure_set(&sm->last, MBD_ENOCONV, t,
-                                   "%s: no step decreases |Phi| (%.3g); largest residuals: %s",
+                                   "%s: stuck at |Phi|_inf = %.3g: no step along Newton's "
+                                   "direction decreases |Phi| (the constraints may have no "
+                                   "common solution); residuals above the tolerance: %s",
                                    what, res, rows);
         }
         gsl_vector_memcpy(q, w->qtry);
     }
     report_fill(sm, rep, o->max_iter, res, worst, sm->n);
-    largest_rows(sm, w->phi, rows, sizeof rows);
+    largest_rows(sm, w->phi, o->tol, rows, sizeof rows);
     if (w->rank < w->k) {
         dropped_rows(sm, drop, sizeof drop);
         return mbd_failure_set(&sm->last, MBD_ENOCONV, t,
@@ -419,7 +425,7 @@ static int check_rows(mbd_spatial_model *sm, double t, const gsl_vector *x, cons
     if (*res <= o->consistency * scale)
         return GSL_SUCCESS;
     char rows[200];
-    largest_rows(sm, w->res, rows, sizeof rows);
+    largest_rows(sm, w->res, 0.0, rows, sizeof rows);
     return mbd_failure_set(&sm->last, status, t, "%s: rows not satisfied (rank %zu of %zu); "
                            "largest residuals: %s", what, w->rank, w->k, rows);
 }

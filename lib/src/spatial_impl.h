@@ -96,7 +96,7 @@ struct mbd_spatial_model {
     double shift;
     size_t n, m, moving;
     int finished, rheonomic;
-    char (*names)[40];       /* n coordinate names */
+    char (*names)[72];       /* n coordinate names */
     const char **name_ptrs;
     mbd_system sys;
     mbd_failure fail;        /* building */

@@ -350,7 +350,7 @@ static int add_joint(mbd_spatial_model *sm, const char *name, mbd_spatial_joint_
             sm->rheonomic = 1;
         char label[32];
         snprintf(label, sizeof label, "%.31s", t->row[r].name);
-        snprintf(row->name, sizeof row->name, "%.31s/%.31s", name, label);
+        snprintf(row->name, sizeof row->name, "%.63s/%.31s", name, label);
     }
     sm->nj++;
     return k;
@@ -750,7 +750,7 @@ int mbd_spatial_finish(mbd_spatial_model *sm)
         r->j = SP_GLOBAL;
         r->f = mbd_spatial_fn_constant(0.0);
         r->joint = -1;
-        snprintf(r->name, sizeof r->name, "normalisation/%.31s", bd->name);
+        snprintf(r->name, sizeof r->name, "normalisation/%.63s", bd->name);
     }
     sm->m = sm->nr;
     /* coordinate names x_<body>, ..., e3_<body> */
@@ -767,7 +767,7 @@ int mbd_spatial_finish(mbd_spatial_model *sm)
         if (bd->ground)
             continue;
         for (size_t c = 0; c < 7; c++) {
-            snprintf(sm->names[bd->col + c], sizeof sm->names[0], "%.2s_%.31s", stem[c],
+            snprintf(sm->names[bd->col + c], sizeof sm->names[0], "%.2s_%.63s", stem[c],
                      bd->name);
             sm->name_ptrs[bd->col + c] = sm->names[bd->col + c];
         }

@@ -360,8 +360,8 @@ int mbd_spatial_fn_is_constant(const mbd_spatial_fn *f);
 
 typedef struct mbd_spatial_model mbd_spatial_model;
 
-#define MBD_SPATIAL_NAME_MAX 31          /* a body's or joint's name */
-#define MBD_SPATIAL_ROW_NAME_MAX 63      /* a row's name "<joint>/<label>" */
+#define MBD_SPATIAL_NAME_MAX 63          /* a body's or joint's name (as a model file's) */
+#define MBD_SPATIAL_ROW_NAME_MAX 127     /* a row's name "<joint>/<label>" */
 #define MBD_SPATIAL_TSDA_LMIN 1e-12      /* TSDA points closer than this coincide */
 
 typedef enum {
