@@ -129,7 +129,9 @@ $(DOCS)/%.html: chapters/%/chapter.md
 # A reference page: the frame's template and filter, a table of contents,
 # no chapter number and no program (so no "Run it" line and no story).
 
-$(BOOK_REF_PAGES): $(DOCS)/%.html: docs/%.md $(BOOK_FRAME) $(DOCS)/style.css
+# (the model format includes chapter 09's joint models whole)
+$(BOOK_REF_PAGES): $(DOCS)/%.html: docs/%.md $(BOOK_FRAME) $(DOCS)/style.css \
+    $(wildcard chapters/09-spatial-engine/models/*.yaml)
 	@mkdir -p $(@D)
 	@echo "pandoc $< -> $@"
 	@$(PANDOC) $(PANDOC_FLAGS) --toc --toc-depth=2 \

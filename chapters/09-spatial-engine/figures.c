@@ -28,9 +28,11 @@ static int slider_figure(const char *prefix, mbd_failure *fail)
         *fail = r.fail;
         st = r.status;
     }
-    /* 0..2 computed x, x', x''; 3..5 closed form; 6..8 |difference| */
-    const size_t N = r.rows;
-    double *c = columns(9, N);
+    /* 0..2 computed x, x', x''; 3..5 closed form (every STRIDE-th output,
+     * times in 9); 6..8 |difference| (every output) */
+    enum { STRIDE = 5 };
+    const size_t N = r.rows, Ns = (N + STRIDE - 1) / STRIDE;
+    double *c = columns(10, N);
     if (st == GSL_SUCCESS && c == NULL)
         st = mbd_failure_set(fail, GSL_ENOMEM, NAN, "out of memory for a figure");
     if (st == GSL_SUCCESS) {
@@ -41,10 +43,14 @@ static int slider_figure(const char *prefix, mbd_failure *fail)
             double x[3];
             ch09_slider_exact(r.t[k], x);
             for (int i = 0; i < 3; i++) {
-                c[i * N + k] = v[i];
-                c[(3 + i) * N + k] = x[i];
+                if (k % STRIDE == 0) {
+                    c[i * N + k / STRIDE] = v[i];
+                    c[(3 + i) * N + k / STRIDE] = x[i];
+                }
                 c[(6 + i) * N + k] = fmax(fabs(v[i] - x[i]), 1e-18);
             }
+            if (k % STRIDE == 0)
+                c[9 * N + k / STRIDE] = r.t[k];
         }
         static const char *const title[3] = {"slider position x", "velocity x'",
                                              "acceleration x''"};
@@ -52,8 +58,10 @@ static int slider_figure(const char *prefix, mbd_failure *fail)
         mbd_series s[4][3];
         mbd_panel p[4];
         for (int i = 0; i < 3; i++) {
-            s[i][0] = (mbd_series){"kinematics", r.t, c + (size_t)i * N, N, "points pt 7 ps 0.25", 0};
-            s[i][1] = (mbd_series){"closed form", r.t, c + (size_t)(3 + i) * N, N, "lines lw 1", 0};
+            s[i][0] = (mbd_series){"kinematics", c + 9 * N, c + (size_t)i * N, Ns,
+                                   "points pt 7 ps 0.3", 0};
+            s[i][1] = (mbd_series){"closed form", c + 9 * N, c + (size_t)(3 + i) * N, Ns,
+                                   "lines lw 1", 0};
             p[i] = (mbd_panel){.title = title[i], .xlabel = "t [s]", .ylabel = ylab[i],
                                .series = s[i], .nseries = 2,
                                .extra = "set key bottom right font ',9'"};

@@ -34,7 +34,9 @@ void ch09_slider_exact(double t, double x[3])
     x[1] = X[1] * thd;
     x[2] = X[2] * thd * thd;
 }
+/* << slider-exact */
 
+/* >> pendulum-exact */
 void ch09_pendulum_theta(double t, double th[3])
 {
     th[0] = M_PI / 4 * cos(2 * t);
