@@ -234,30 +234,16 @@ static int step_joints(FILE *out, mbd_failure *fail)
     fprintf(out, "  %-22s %5s %8s %5s %4s\n", "joint", "rows", "drivers", "rank", "dof");
     for (size_t k = 0; k < sizeof joints / sizeof joints[0]; k++) {
         ch09_model md;
-        int st = ch09_model_load_named(&md, joints[k], fail);
+        ch09_run r;
+        int st = ch09_run_model(&md, joints[k], NULL, CH09_ASSEMBLY, 0, 0, 1, &r, fail);
         if (st != GSL_SUCCESS)
             return st;
-        ch09_spec spec;
-        ch09_run r;
-        ch09_run_init(&r);
-        st = ch09_spec_of_model(&md, &spec, fail);
-        spec.analysis = CH09_ASSEMBLY;
-        spec.auto_analysis = 0;
-        if (st == GSL_SUCCESS)
-            st = ch09_run_spec(&md, &spec, &r);
-        if (st == GSL_SUCCESS && r.status != GSL_SUCCESS) {
-            *fail = r.fail;
-            st = r.status;
-        }
-        if (st == GSL_SUCCESS)
-            fprintf(out, "  %-22s %5d %8zu %5zu %4zu\n",
-                    mbd_model_joint_type_name(md.desc->joints[0].type),
-                    mbd_model_joint_rows(md.desc->joints[0].type), md.desc->nconstraints, r.rank,
-                    r.dof);
+        fprintf(out, "  %-22s %5d %8zu %5zu %4zu\n",
+                mbd_model_joint_type_name(md.desc->joints[0].type),
+                mbd_model_joint_rows(md.desc->joints[0].type), md.desc->nconstraints, r.rank,
+                r.dof);
         ch09_run_free(&r);
         ch09_model_free(&md);
-        if (st != GSL_SUCCESS)
-            return st;
     }
     fputs("  (rank = rows + drivers + 1 and dof = 6 - rows - drivers: no row repeats another.\n"
           "  The translational example drives its stroke, so nothing is left to move.)\n", out);
@@ -298,20 +284,8 @@ static void slider_errors(const ch09_model *md, const ch09_run *r, double shift,
 
 int ch09_slider_run(ch09_model *md, const char *text, double h, ch09_run *r, mbd_failure *fail)
 {
-    int st = text ? ch09_model_load_string(md, text, "slider-crank-driven.yaml (no offset)", fail)
-                  : ch09_model_load_named(md, "slider-crank-driven.yaml", fail);
-    if (st != GSL_SUCCESS)
-        return st;
-    ch09_spec spec;
-    st = ch09_spec_of_model(md, &spec, fail);
-    spec.analysis = CH09_KINEMATICS;
-    spec.h = h;
-    ch09_run_init(r);
-    if (st == GSL_SUCCESS)
-        st = ch09_run_spec(md, &spec, r);
-    if (st != GSL_SUCCESS)
-        ch09_model_free(md);
-    return st;
+    return ch09_run_model(md, text ? "slider-crank-driven.yaml (no offset)" : "slider-crank-driven.yaml",
+                          text, CH09_KINEMATICS, h, 0, 0, r, fail);
 }
 
 /* the model file's text with the driver's offset removed */
@@ -432,23 +406,7 @@ static int step_slider(FILE *out, mbd_failure *fail)
 
 int ch09_pendulum_run(ch09_model *md, ch09_run *r, mbd_failure *fail)
 {
-    int st = ch09_model_load_named(md, "pendulum-driven.yaml", fail);
-    if (st != GSL_SUCCESS)
-        return st;
-    ch09_spec spec;
-    st = ch09_spec_of_model(md, &spec, fail);
-    spec.reactions = 1;
-    ch09_run_init(r);
-    if (st == GSL_SUCCESS)
-        st = ch09_run_spec(md, &spec, r);
-    if (st == GSL_SUCCESS && r->status != GSL_SUCCESS) {
-        *fail = r->fail;
-        st = r->status;
-        ch09_run_free(r);
-    }
-    if (st != GSL_SUCCESS)
-        ch09_model_free(md);
-    return st;
+    return ch09_run_model(md, "pendulum-driven.yaml", NULL, CH09_FILE, 0, 1, 1, r, fail);
 }
 
 void ch09_pendulum_data(const ch09_model *md, double *m, double *Jzz, double *h, double *g)
@@ -515,20 +473,11 @@ static int step_redundant(FILE *out, mbd_failure *fail)
           "count is 3 x 6 - 4 x 5 - 1 (the driver) = -3, yet the crank turns it. The rank of\n"
           "Phi_q (QR with column pivoting of Phi_q^T) finds the rows that repeat the others:\n", out);
     ch09_model md;
-    int st = ch09_model_load_named(&md, "four-bar-planar.yaml", fail);
+    ch09_run r;
+    int st = ch09_run_model(&md, "four-bar-planar.yaml", NULL, CH09_FILE, 0, 0, 1, &r, fail);
     if (st != GSL_SUCCESS)
         return st;
-    ch09_spec spec;
-    ch09_run r;
-    ch09_run_init(&r);
-    st = ch09_spec_of_model(&md, &spec, fail);
-    if (st == GSL_SUCCESS)
-        st = ch09_run_spec(&md, &spec, &r);
-    if (st == GSL_SUCCESS && r.status != GSL_SUCCESS) {
-        *fail = r.fail;
-        st = r.status;
-    }
-    if (st == GSL_SUCCESS) {
+    {
         fprintf(out, "  %zu rows, %zu coordinates: rank %zu, dof %zu; set aside:", md.m, md.n,
                 r.rank, r.dof);
         for (size_t k = 0; k < r.structure.n_dropped && k < MBD_SPATIAL_REPORT_ROWS; k++) {
@@ -569,22 +518,11 @@ static int step_velocities(FILE *out, mbd_failure *fail)
           "to the right-hand side (minimum norm where they leave freedom; here they do not).\n",
           out);
     ch09_model md;
-    int st = ch09_model_load_named(&md, "slider-crank-free.yaml", fail);
+    ch09_run r;
+    int st = ch09_run_model(&md, "slider-crank-free.yaml", NULL, CH09_ASSEMBLY, 0, 0, 1, &r, fail);
     if (st != GSL_SUCCESS)
         return st;
-    ch09_spec spec;
-    ch09_run r;
-    ch09_run_init(&r);
-    st = ch09_spec_of_model(&md, &spec, fail);
-    spec.analysis = CH09_ASSEMBLY;
-    spec.auto_analysis = 0;
-    if (st == GSL_SUCCESS)
-        st = ch09_run_spec(&md, &spec, &r);
-    if (st == GSL_SUCCESS && r.status != GSL_SUCCESS) {
-        *fail = r.fail;
-        st = r.status;
-    }
-    if (st == GSL_SUCCESS) {
+    {
         /* Phi_q q' - nu at the result */
         const mbd_system *sys = mbd_spatial_system(md.sm);
         gsl_vector_view q = gsl_vector_view_array(r.q, r.n), qd = gsl_vector_view_array(r.qd, r.n);
@@ -624,13 +562,10 @@ static int step_velocities(FILE *out, mbd_failure *fail)
 
     fputs("\n  An assembly that cannot succeed (models/unreachable.yaml: a point 1 m from the\n"
           "  origin held 3 m from (1, 0, 0)) ends with the rows it could not satisfy:\n", out);
-    st = ch09_model_load_named(&md, "unreachable.yaml", fail);
+    st = ch09_run_model(&md, "unreachable.yaml", NULL, CH09_FILE, 0, 0, 0, &r, fail);
     if (st != GSL_SUCCESS)
         return st;
-    st = ch09_spec_of_model(&md, &spec, fail);
-    if (st == GSL_SUCCESS)
-        st = ch09_run_spec(&md, &spec, &r);
-    if (st == GSL_SUCCESS) {
+    {
         char line[512];
         snprintf(line, sizeof line, "status %s: %s", mbd_status_word(r.status), r.fail.cause);
         print_wrapped(out, 4, line);
@@ -789,24 +724,19 @@ static int bench_model(void *ctx, mbd_cli_bench_counts *n)
 {
     bench_case *b = ctx;
     ch09_model md;
+    ch09_run r;
     mbd_failure fail;
-    int st = ch09_model_load_named(&md, b->file, &fail);
+    const int inverse = b->analysis == CH09_INVERSE_DYNAMICS;
+    int st = ch09_run_model(&md, b->file, NULL, (int)b->analysis, b->h, inverse, 1, &r, &fail);
     if (st != GSL_SUCCESS)
         return st;
-    ch09_spec spec;
-    ch09_run r;
-    ch09_run_init(&r);
-    st = ch09_spec_of_model(&md, &spec, &fail);
-    spec.analysis = b->analysis;
-    spec.auto_analysis = 0;
-    spec.h = b->h;
-    spec.reactions = b->analysis == CH09_INVERSE_DYNAMICS;
-    if (st == GSL_SUCCESS)
-        st = ch09_run_spec(&md, &spec, &r);
-    if (st == GSL_SUCCESS)
-        st = r.status;
-    if (st == GSL_SUCCESS && b->summary)
+    if (b->summary) {
+        ch09_spec spec;
+        ch09_spec_of_model(&md, &spec, &fail);
+        spec.analysis = b->analysis;
+        spec.h = b->h;
         ch09_write_summary(b->null, &md, &spec, &r);
+    }
     n->steps = r.rows > 0 ? (long)r.rows - 1 : 0;
     n->outputs = (long)r.rows;
     ch09_run_free(&r);

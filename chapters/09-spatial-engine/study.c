@@ -227,6 +227,36 @@ int ch09_run_spec(ch09_model *md, const ch09_spec *spec_in, ch09_run *r)
 }
 /* << run */
 
+int ch09_run_model(ch09_model *md, const char *file, const char *text, int analysis, double h,
+                   int reactions, int strict, ch09_run *r, mbd_failure *fail)
+{
+    ch09_run_init(r);
+    int st = text ? ch09_model_load_string(md, text, file, fail)
+                  : ch09_model_load_named(md, file, fail);
+    if (st != GSL_SUCCESS)
+        return st;
+    ch09_spec spec;
+    st = ch09_spec_of_model(md, &spec, fail);
+    if (analysis != CH09_FILE) {
+        spec.analysis = (ch09_analysis)analysis;
+        spec.auto_analysis = 0;
+    }
+    if (h > 0)
+        spec.h = h;
+    spec.reactions = reactions;
+    if (st == GSL_SUCCESS)
+        st = ch09_run_spec(md, &spec, r);
+    if (st == GSL_SUCCESS && strict && r->status != GSL_SUCCESS) {
+        *fail = r->fail;
+        st = r->status;
+    }
+    if (st != GSL_SUCCESS) {
+        ch09_run_free(r);
+        ch09_model_free(md);
+    }
+    return st;
+}
+
 int ch09_write_csv(FILE *out, const ch09_model *md, const ch09_run *r, int reactions)
 {
     const mbd_model_desc *d = md->desc;

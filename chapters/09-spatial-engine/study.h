@@ -70,6 +70,15 @@ int ch09_program_bench(void *prog, long repeats, mbd_failure *fail);
 /* The story and the runs it shares with the figures and the tests */
 int ch09_story(FILE *out, int no_timing, mbd_failure *fail);
 int ch09_figures(const char *prefix, mbd_failure *fail);
+/* One of the chapter's models (file, or text given the file's name) run
+ * with the file's analysis settings, except: analysis (CH09_FILE: the
+ * file's), h (0: the file's), reactions. On GSL_SUCCESS *md and *r are the
+ * caller's to free, and r->status says whether the run itself succeeded;
+ * with `strict` a failed run is returned as its status with fail filled in
+ * and nothing left allocated. */
+#define CH09_FILE (-1)
+int ch09_run_model(ch09_model *md, const char *file, const char *text, int analysis, double h,
+                   int reactions, int strict, ch09_run *r, mbd_failure *fail);
 /* the driven slider-crank's kinematics at step h (text: the model file's
  * text to use instead of models/slider-crank-driven.yaml, or NULL); on
  * success *md and *r are the caller's to free (a failed run is in r) */
