@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_blas.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
 
@@ -54,7 +55,8 @@ mbd_linsolve *mbd_linsolve_alloc(mbd_linsolve_kind kind, size_t n, size_t nnz,
         ls->perm = gsl_permutation_alloc(n);
         ls->work = gsl_vector_alloc(n);
         ls->work2 = gsl_vector_alloc(n);
-        ok = ls->A && ls->perm && ls->work && ls->work2;
+        ls->work3 = gsl_vector_alloc(n);
+        ok = ls->A && ls->perm && ls->work && ls->work2 && ls->work3;
     } else if (ok) {
         ok = mbd_linsolve_sparse_setup(ls) == GSL_SUCCESS;
     }
@@ -79,6 +81,8 @@ void mbd_linsolve_free(mbd_linsolve *ls)
         gsl_vector_free(ls->work);
     if (ls->work2)
         gsl_vector_free(ls->work2);
+    if (ls->work3)
+        gsl_vector_free(ls->work3);
     free(ls->rows);
     free(ls->cols);
     free(ls);
@@ -94,12 +98,23 @@ size_t mbd_linsolve_refactorisations(const mbd_linsolve *ls) { return ls->refact
 /* ------------------------------------------------------------------------ */
 /* The dense kind                                                            */
 
+/* z := A^-T z from PA = LU: A^T = U^T L^T P, so U^T s = z, L^T u = s, and
+ * z = P^T u (z[p[i]] = u[i]); work2 holds u */
+static void lu_solve_transposed(const mbd_linsolve *ls, gsl_vector *z, gsl_vector *u)
+{
+    gsl_blas_dtrsv(CblasUpper, CblasTrans, CblasNonUnit, ls->A, z);
+    gsl_blas_dtrsv(CblasLower, CblasTrans, CblasUnit, ls->A, z);
+    gsl_vector_memcpy(u, z);
+    for (size_t i = 0; i < ls->n; i++)
+        gsl_vector_set(z, gsl_permutation_get(ls->perm, i), gsl_vector_get(u, i));
+}
+
 /* ||A^-1||_1 estimated from the LU factors by Hager's method (Higham's
  * refinement of the sign vector), at most five pairs of solves */
-static double inverse_norm1(const mbd_linsolve *ls)
+static double inverse_norm1(const mbd_linsolve *ls, gsl_vector *x, gsl_vector *z,
+                            gsl_vector *u)
 {
     const size_t n = ls->n;
-    gsl_vector *x = ls->work, *z = ls->work2;
     gsl_vector_set_all(x, 1.0 / (double)n);
     double est = 0.0;
     size_t jlast = n;
@@ -115,7 +130,7 @@ static double inverse_norm1(const mbd_linsolve *ls)
             break;
         est = norm;
         /* z := A^-T sign(x); the next x is the unit vector at max |z| */
-        gsl_linalg_LU_svx_T(ls->A, ls->perm, z);
+        lu_solve_transposed(ls, z, u);
         size_t j = 0;
         for (size_t i = 1; i < n; i++)
             if (fabs(gsl_vector_get(z, i)) > fabs(gsl_vector_get(z, j)))
@@ -151,7 +166,7 @@ static int dense_factor(mbd_linsolve *ls, const double *values)
             ls->rcond = 0.0;
             return MBD_ESINGULAR;
         }
-    const double inv = inverse_norm1(ls);
+    const double inv = inverse_norm1(ls, ls->work, ls->work2, ls->work3);
     ls->rcond = anorm > 0 && inv > 0 ? 1.0 / (anorm * inv) : 0.0;
     return ls->rcond < MBD_LINSOLVE_RCOND_MIN ? MBD_ESINGULAR : GSL_SUCCESS;
 }

@@ -19,7 +19,7 @@ struct mbd_linsolve {
     /* dense */
     gsl_matrix *A;                /* the LU factors after a factorisation */
     gsl_permutation *perm;
-    gsl_vector *work, *work2;     /* the condition estimate's */
+    gsl_vector *work, *work2, *work3;   /* the condition estimate's */
     /* sparse (linsolve_klu.c) */
     void *sparse;
 };
