@@ -29,8 +29,15 @@
 
 int main(int argc, char **argv)
 {
-    const char *model = NULL, *analysis = NULL;
-    int model_given = 0, analysis_given = 0, reactions = 0, reactions_given = 0;
+    const char *model = NULL, *analysis = NULL, *generate = NULL;
+    long n_bars = 2;
+    int model_given = 0, analysis_given = 0, reactions = 0, reactions_given = 0,
+        generate_given = 0, n_given = 0;
+    static const char *const generators[] = {"n-four-bar", NULL};
+    static const char *const generator_descriptions[] = {
+        "the IFToMM A02 N four-bar (--n N four-bars) as a model file", NULL};
+    mbd_cli_choice gens[2];
+    mbd_cli_choices(generators, generator_descriptions, gens, 2);
     mbd_cli_choice analyses[5];
     mbd_cli_choices(ch09_analysis_names, ch09_analysis_descriptions, analyses, 5);
     const mbd_cli_extra extra[] = {
@@ -44,6 +51,10 @@ int main(int argc, char **argv)
          "the joints' and constraints' reactions in the CSV (inverse dynamics)", NULL, 0, 0, 0,
          0,
          &reactions_given},
+        {"generate", MBD_ARG_CHOICE, &generate, "NAME",
+         "write a model file to standard output and exit", gens, 0, 0, 0, 0, &generate_given},
+        {"n", MBD_ARG_LONG, &n_bars, "N", "--generate n-four-bar: the number of four-bars "
+         "(1 ... 1000; default 2)", NULL, 1.0, CH09_MAX_FOUR_BARS, 0, 0, &n_given},
     };
     const mbd_cli_spec spec = {
         .program = PROGRAM,
@@ -81,6 +92,20 @@ int main(int argc, char **argv)
     int code;
     if (!mbd_cli_start(&spec, argc, argv, &opt, &code))
         return code;
+    if (n_given && !generate_given)
+        return mbd_cli_exit_status(
+            mbd_cli_usage_error(&spec, stderr, "--n goes with --generate n-four-bar"));
+    if (generate_given) {
+        if (model_given || analysis_given || reactions_given || opt.csv || opt.summary)
+            return mbd_cli_exit_status(mbd_cli_usage_error(
+                &spec, stderr, "--generate writes a model file and runs nothing: give it alone "
+                               "(with --n)"));
+        if (ch09_write_n_four_bar(stdout, (int)n_bars) != GSL_SUCCESS || fflush(stdout) != 0) {
+            fprintf(stderr, "%s: --generate: writing the model failed\n", PROGRAM);
+            return MBD_EXIT_NUMERICAL;
+        }
+        return 0;
+    }
     ch09_program p = {.opt = &opt, .model = model,
                       .analysis = analysis_given ? analysis : NULL, .reactions = reactions};
     if ((analysis_given || reactions_given || opt.csv || opt.summary || opt.t_end_given ||

@@ -307,3 +307,57 @@ int ch09_known_velocities(const ch09_model *md, const gsl_vector *q, gsl_vector 
     }
     return GSL_SUCCESS;
 }
+
+/* >> n-four-bar */
+int ch09_write_n_four_bar(FILE *out, int N)
+{
+    if (N < 1 || N > CH09_MAX_FOUR_BARS)
+        return GSL_EINVAL;
+    fprintf(out,
+            "# The IFToMM A02 benchmark, the N four-bar mechanism, with N = %d (written by\n"
+            "# ch09-spatial-engine --generate n-four-bar --n %d). %d bars of 1 m and 1 kg,\n"
+            "# their mass spread evenly: N + 1 vertical cranks turning about the z axis at\n"
+            "# x = 0, 1, ..., N on the ground, and N horizontal couplers joining their tips.\n"
+            "# Each coupler has a revolute joint to the crank on its left and two CD rows\n"
+            "# (x and y) to the one on its right, which leaves one degree of freedom and no\n"
+            "# redundant row: 12 N + 5 = %d rows, and one Euler-parameter row per bar, for\n"
+            "# %d coordinates. Every bar's frame is at its centre with y' along the bar;\n"
+            "# the couplers are turned a quarter turn about z (y' along -x). B0, the first\n"
+            "# crank's tip, starts at 1 m/s in +x;\n"
+            "# the other velocities are solved for. The bars' inertia about their axis is\n"
+            "# 1e-6 (a model file needs it positive; the benchmark's bars have none).\n"
+            "# In the horizontal position the degrees of freedom jump from 1 to N + 1.\n"
+            "name: A02 N four-bar, N = %d\n"
+            "gravity: [0, -9.81, 0]\n\nbodies:\n",
+            N, N, 2 * N + 1, 12 * N + 5, 7 * (2 * N + 1), N);
+    for (int k = 0; k <= N; k++) {
+        fprintf(out, "  - {name: crank%d, mass: 1, inertia: [1/12, 1e-6, 1/12], position: [%d, 0.5, 0]",
+                k, k);
+        if (k == 0)
+            fprintf(out, ",\n     velocity: [0.5, 0, 0], angular_velocity_body: [0, 0, -1]");
+        fputs("}\n", out);
+    }
+    for (int k = 1; k <= N; k++)
+        fprintf(out, "  - {name: coupler%d, mass: 1, inertia: [1/12, 1e-6, 1/12], "
+                "position: [%d.5, 1, 0],\n     orientation: {axis: [0, 0, 1], angle: pi/2}}\n",
+                k, k - 1);
+    fputs("\njoints:\n", out);
+    for (int k = 0; k <= N; k++)
+        fprintf(out, "  - {name: pivot%d, type: revolute, body_i: ground, body_j: crank%d,\n"
+                "     point_i: [%d, 0, 0], point_j: [0, -0.5, 0], axis_i: [0, 0, 1], "
+                "axis_j: [0, 0, 1]}\n", k, k, k);
+    for (int k = 1; k <= N; k++)
+        fprintf(out, "  - {name: pin%d, type: revolute, body_i: crank%d, body_j: coupler%d,\n"
+                "     point_i: [0, 0.5, 0], point_j: [0, 0.5, 0], axis_i: [0, 0, 1], "
+                "axis_j: [0, 0, 1]}\n", k, k - 1, k);
+    fputs("\nconstraints:\n", out);
+    for (int k = 1; k <= N; k++)
+        for (int c = 0; c < 2; c++)
+            fprintf(out, "  - {name: tip%d_%c, type: cd, body_i: crank%d, body_j: coupler%d,\n"
+                    "     point_i: [0, 0.5, 0], point_j: [0, -0.5, 0], coordinate: %c}\n", k,
+                    "xy"[c], k, k, "xy"[c]);
+    fputs("\noutput_points:\n  - {name: B0, body: crank0, point: [0, 0.5, 0]}\n"
+          "\nanalysis:\n  type: dynamics\n  t_end: 20\n  h: 1e-3\n", out);
+    return ferror(out) ? GSL_EFAILED : GSL_SUCCESS;
+}
+/* << n-four-bar */

@@ -8,6 +8,7 @@
 #define CH09_MODEL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <gsl/gsl_vector.h>
 
@@ -50,5 +51,15 @@ int ch09_initial(const ch09_model *md, gsl_vector *q, gsl_vector *qd, int *known
  * as q' at the configuration q, the others 0: after an assembly has moved
  * the poses, p' must be taken at the new p (p^T p' = 0). */
 int ch09_known_velocities(const ch09_model *md, const gsl_vector *q, gsl_vector *qd);
+
+/* The IFToMM A02 N four-bar (reading guide 003, Sec. 5.2 case 8) as a model
+ * file on `out`: N + 1 vertical cranks of 1 m, 1 kg on revolutes to the
+ * ground at x = 0 ... N, joined at their tips by N horizontal couplers (a
+ * revolute to the crank on the left, two CD rows, x and y, to the one on the
+ * right: 12 N + 5 rows, 1 degree of freedom); the first crank's tip B0
+ * starts at 1 m/s in +x, the other velocities solved for; gravity -y.
+ * GSL_EINVAL for N outside 1 ... CH09_MAX_FOUR_BARS. */
+#define CH09_MAX_FOUR_BARS 1000
+int ch09_write_n_four_bar(FILE *out, int N);
 
 #endif

@@ -1,7 +1,15 @@
 /* reference.c -- the closed forms of reference.h. */
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_math.h>
+#include <gsl/gsl_odeiv2.h>
+
+#include "mbd/error.h"
 
 #include "reference.h"
 
@@ -62,3 +70,116 @@ void ch09_pendulum_hinge_force(double t, double m, double h, double g, double F[
     F[2] = m * h * (s * th[2] + c * th[1] * th[1]) + m * g;
 }
 /* << pendulum-exact */
+
+/* >> benchmark-reduced */
+double ch09_a02_K(int N)
+{
+    return ((N + 1) / 2.0 + N) / ((N + 1) / 3.0 + N) * 9.81;
+}
+
+/* y = (angle, rate): angle'' = c sin(angle) */
+static int reduced_rhs(double t, const double y[], double dydt[], void *params)
+{
+    (void)t;
+    dydt[0] = y[1];
+    dydt[1] = *(const double *)params * sin(y[0]);
+    return GSL_SUCCESS;
+}
+
+int ch09_benchmark_reduced(ch09_benchmark which, int N, const double *t, size_t n, double *x,
+                           double *y)
+{
+    if (n == 0 || (which == CH09_A02 && N < 1))
+        return GSL_EINVAL;
+    double c = which == CH09_A01 ? -9.81 : ch09_a02_K(N);
+    gsl_odeiv2_system sys = {reduced_rhs, NULL, 2, &c};
+    gsl_odeiv2_driver *d = gsl_odeiv2_driver_alloc_y_new(&sys, gsl_odeiv2_step_rk8pd, 1e-3,
+                                                         1e-13, 1e-13);
+    if (d == NULL)
+        return GSL_ENOMEM;
+    double s[2] = {which == CH09_A01 ? -M_PI / 2 : 0.0, which == CH09_A01 ? 0.0 : 1.0};
+    double tc = 0.0;
+    int st = GSL_SUCCESS;
+    for (size_t k = 0; k < n && st == GSL_SUCCESS; k++) {
+        if (t[k] < tc) {
+            st = GSL_EINVAL;
+            break;
+        }
+        if (t[k] > tc)
+            st = gsl_odeiv2_driver_apply(d, &tc, t[k], s);
+        x[k] = sin(s[0]);
+        y[k] = which == CH09_A01 ? -cos(s[0]) : cos(s[0]);
+    }
+    gsl_odeiv2_driver_free(d);
+    return st;
+}
+/* << benchmark-reduced */
+
+int ch09_benchmark_read(const char *path, double **t, double **x, double **y, size_t *n,
+                        char *msg, size_t msg_len)
+{
+    *t = *x = *y = NULL;
+    *n = 0;
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        snprintf(msg, msg_len, "%s: cannot open the reference file: %s", path, strerror(errno));
+        return MBD_EIO;
+    }
+    char line[256];
+    size_t cap = 0, lineno = 0;
+    int st = GSL_SUCCESS, header = 0;
+    while (st == GSL_SUCCESS && fgets(line, sizeof line, f) != NULL) {
+        lineno++;
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        if (!header) {
+            header = 1;
+            if (strncmp(line, "t,x,y", 5) != 0) {
+                snprintf(msg, msg_len, "%s:%zu: expected the header 't,x,y'", path, lineno);
+                st = MBD_EINPUT;
+            }
+            continue;
+        }
+        double a, b, c;
+        char extra;
+        if (sscanf(line, "%lf,%lf,%lf %c", &a, &b, &c, &extra) != 3 || !isfinite(a)
+            || !isfinite(b) || !isfinite(c) || (*n > 0 && !(a > (*t)[*n - 1]))) {
+            snprintf(msg, msg_len, "%s:%zu: expected 't,x,y' (three finite numbers, t "
+                     "increasing)", path, lineno);
+            st = MBD_EINPUT;
+            break;
+        }
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 512;
+            double *nt = realloc(*t, cap * sizeof **t), *nx = nt ? realloc(*x, cap * sizeof **x) : NULL,
+                   *ny = nx ? realloc(*y, cap * sizeof **y) : NULL;
+            if (nt)
+                *t = nt;
+            if (nx)
+                *x = nx;
+            if (ny)
+                *y = ny;
+            if (!ny) {
+                st = GSL_ENOMEM;
+                break;
+            }
+        }
+        (*t)[*n] = a;
+        (*x)[*n] = b;
+        (*y)[*n] = c;
+        (*n)++;
+    }
+    fclose(f);
+    if (st == GSL_SUCCESS && *n == 0) {
+        snprintf(msg, msg_len, "%s: no data rows", path);
+        st = MBD_EINPUT;
+    }
+    if (st != GSL_SUCCESS) {
+        free(*t);
+        free(*x);
+        free(*y);
+        *t = *x = *y = NULL;
+        *n = 0;
+    }
+    return st;
+}

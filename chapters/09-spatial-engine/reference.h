@@ -22,6 +22,8 @@
 #ifndef CH09_REFERENCE_H
 #define CH09_REFERENCE_H
 
+#include <stddef.h>
+
 /* x(theta), dx/dtheta, d2x/dtheta2 of the slider at the crank angle theta */
 void ch09_slider_x_theta(double theta, double X[3]);
 /* the driver's angle at t, and x, x', x'' of the slider at t */
@@ -35,5 +37,29 @@ void ch09_pendulum_theta(double t, double th[3]);
  * from O to the centre */
 double ch09_pendulum_torque(double t, double m, double Jzz, double h, double g);
 void ch09_pendulum_hinge_force(double t, double m, double h, double g, double F[3]);
+
+/* The IFToMM benchmarks' one-degree-of-freedom references (reading guide
+ * 003, Sec. 5.2, cases 1 and 8), integrated by GSL's rk8pd at a relative
+ * tolerance of 1e-13:
+ *   A01, the point-mass pendulum (m = 1 kg, L = 1 m, g = 9.81 in -y) from
+ *   rest at (-1, 0): phi'' = -(g/L) sin phi from phi = -pi/2, the mass at
+ *   (L sin phi, -L cos phi);
+ *   A02, the N four-bar (2N + 1 bars of 1 m, 1 kg): every vertical bar turns
+ *   by the same theta from the vertical and the horizontal ones translate, so
+ *   theta'' = K_N sin theta, K_N = ((N+1)/2 + N) / ((N+1)/3 + N) g/L, from
+ *   theta = 0, theta' = v0/L = 1 rad/s; B0 at (L sin theta, L cos theta). */
+typedef enum { CH09_A01, CH09_A02 } ch09_benchmark;
+/* x, y of the benchmark's point at the n times t[k] (increasing from 0);
+ * N: the number of four-bars (A02 only). A status. */
+int ch09_benchmark_reduced(ch09_benchmark which, int N, const double *t, size_t n, double *x,
+                           double *y);
+/* K_N of A02 (1/s^2) */
+double ch09_a02_K(int N);
+
+/* A benchmark's reference file ("t,x,y" after '#' comment lines, as in
+ * chapters/09-spatial-engine/benchmarks/): *t, *x, *y (n values each, to
+ * free) or a status with "FILE:LINE: what" in msg. */
+int ch09_benchmark_read(const char *path, double **t, double **x, double **y, size_t *n,
+                        char *msg, size_t msg_len);
 
 #endif

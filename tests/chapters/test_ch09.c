@@ -1343,6 +1343,119 @@ static void story_runs(void)
     test_run_free(&b);
 }
 
+
+/* ------------------------------------------------------------------------ */
+/* The IFToMM benchmarks' data and models (issue 20's ground work)          */
+
+/* The reference files are the one-degree-of-freedom equations of
+ * reference.c integrated here by rk8pd: the files' 6 significant digits are
+ * all the difference (A01 over its whole 2000 s, A02 with N = 40 over 20 s).
+ * That makes the reduced equations references as good as the files, at any
+ * time and for any N. */
+static void benchmark_files_are_the_reduced_equations(void)
+{
+    static const struct {
+        const char *file;
+        ch09_benchmark which;
+        double tol;
+    } cases[] = {
+        {"chapters/09-spatial-engine/benchmarks/A01_pendulum_reference.csv", CH09_A01, 1e-6},
+        {"chapters/09-spatial-engine/benchmarks/A02_N40_B0_reference.csv", CH09_A02, 1e-5},
+    };
+    for (size_t c = 0; c < 2; c++) {
+        double *t, *x, *y;
+        size_t n;
+        char msg[512];
+        int st = ch09_benchmark_read(cases[c].file, &t, &x, &y, &n, msg, sizeof msg);
+        CHECK_MSG(st == GSL_SUCCESS, "%s", msg);
+        if (st != GSL_SUCCESS)
+            continue;
+        CHECK_MSG(n == (c == 0 ? 4001u : 401u), "%s: %zu rows", cases[c].file, n);
+        CHECK_CLOSE(t[n - 1], c == 0 ? 2000.0 : 20.0, 0.0);
+        double *rx = malloc(n * sizeof *rx), *ry = malloc(n * sizeof *ry), err = 0.0;
+        REQUIRE_STATUS(ch09_benchmark_reduced(cases[c].which, 40, t, n, rx, ry), GSL_SUCCESS);
+        for (size_t k = 0; k < n; k++)
+            err = fmax(err, fmax(fabs(rx[k] - x[k]), fabs(ry[k] - y[k])));
+        CHECK_MSG(err <= cases[c].tol, "%s: the reduced equation is %.3g away", cases[c].file,
+                  err);
+        /* and the file is not the equation of another N (A02: N = 5 is 1e-1 away) */
+        if (c == 1) {
+            REQUIRE_STATUS(ch09_benchmark_reduced(CH09_A02, 5, t, n, rx, ry), GSL_SUCCESS);
+            double e5 = 0.0;
+            for (size_t k = 0; k < n; k++)
+                e5 = fmax(e5, fabs(rx[k] - x[k]));
+            CHECK_MSG(e5 > 1e-2, "N = 5 only %.3g away", e5);
+        }
+        free(rx);
+        free(ry);
+        free(t);
+        free(x);
+        free(y);
+    }
+    /* K_N in closed form at N = 1: (1 + 1) / (2/3 + 1) g = 1.2 g */
+    CHECK_CLOSE(ch09_a02_K(1), 1.2 * 9.81, 1e-14);
+    char msg[512];
+    double *t, *x, *y;
+    size_t n;
+    CHECK_STATUS(ch09_benchmark_read("chapters/09-spatial-engine/models/a01-pendulum.yaml", &t, &x,
+                                     &y, &n, msg, sizeof msg), MBD_EINPUT);
+    CHECK_MSG(strstr(msg, "a01-pendulum.yaml:") != NULL, "%s", msg);
+}
+
+/* --generate n-four-bar: the program's files in models/ are what it writes;
+ * each N assembles with 12 N + 5 joint rows and one degree of freedom, and
+ * the solved initial velocities are the rigid motion of the benchmark: every
+ * crank turning at 1 rad/s, every coupler sliding at 1 m/s, so the energy is
+ * (N + 1) (g/2 + 1/6) + N (g + 1/2) J (ground level y = 0). */
+static void n_four_bar_generated(void)
+{
+    static const int Ns[] = {1, 2, 5, 40};
+    for (size_t c = 0; c < sizeof Ns / sizeof Ns[0]; c++) {
+        const int N = Ns[c];
+        char cmd[1024];
+        test_run_result r;
+        snprintf(cmd, sizeof cmd, "%s --generate n-four-bar --n %d", test_program(PROG), N);
+        test_run(cmd, &r);
+        CHECK_MSG(r.status == 0 && r.err[0] == '\0', "N = %d: exit %d, %s", N, r.status, r.err);
+        if (N == 2 || N == 40) {
+            char path[256];
+            snprintf(path, sizeof path, MODELS "a02-n%d.yaml", N);
+            char *file = test_read_file(path);
+            CHECK_MSG(file != NULL && strcmp(file, r.out) == 0,
+                      "%s is not what --generate writes", path);
+            free(file);
+        }
+        ch09_model md;
+        mbd_failure fail;
+        mbd_failure_clear(&fail);
+        int st = ch09_model_load_string(&md, r.out, "generated.yaml", &fail);
+        CHECK_MSG(st == GSL_SUCCESS, "N = %d: %s", N, fail.cause);
+        test_run_free(&r);
+        if (st != GSL_SUCCESS)
+            continue;
+        CHECK_MSG(md.m == (size_t)(12 * N + 5 + 2 * N + 1) && md.n == (size_t)(7 * (2 * N + 1)),
+                  "N = %d: %zu rows, %zu coordinates", N, md.m, md.n);
+        ch09_spec spec;
+        ch09_run run;
+        ch09_run_init(&run);
+        REQUIRE_STATUS(ch09_spec_of_model(&md, &spec, &fail), GSL_SUCCESS);
+        spec.analysis = CH09_ASSEMBLY;
+        REQUIRE_STATUS(ch09_run_spec(&md, &spec, &run), GSL_SUCCESS);
+        CHECK_STATUS(run.status, GSL_SUCCESS);
+        CHECK_MSG(run.ranked && run.dof == 1 && run.rank == md.m, "N = %d: rank %zu, dof %zu", N,
+                  run.rank, run.dof);
+        if (run.rows == 1) {
+            const double E = (N + 1) * (9.81 / 2 + 1.0 / 6) + N * (9.81 + 0.5);
+            CHECK_CLOSE(run.E[0], E, 1e-12);
+            /* B0 at (0, 1, 0) */
+            CHECK_CLOSE(run.points[0], 0.0, 1e-15);
+            CHECK_CLOSE(run.points[1], 1.0, 1e-15);
+        }
+        ch09_run_free(&run);
+        ch09_model_free(&md);
+    }
+}
+
 static CU_TestInfo tests[] = {
     {"closed forms of reference.c by differences", closed_forms_by_differences},
     {"slider-crank: x, x', x'' against x(theta), t0 = 0, h = 1e-3", slider_crank_from_zero},
@@ -1365,6 +1478,8 @@ static CU_TestInfo tests[] = {
     {"summary keys against the model", summary_keys_against_the_model},
     {"--t-end, --h, --csv FILE, t_start", times_honoured},
     {"story", story_runs},
+    {"benchmark files against the reduced equations", benchmark_files_are_the_reduced_equations},
+    {"--generate n-four-bar: files, rows, dof, initial energy", n_four_bar_generated},
     CU_TEST_INFO_NULL,
 };
 
