@@ -451,7 +451,7 @@ static int step_pendulum(FILE *out, mbd_failure *fail)
     }
     fprintf(out, "  I_O = J_zz + m (L/2)^2 = %.5f kg m^2 (the bar's own section; the slender bar\n"
             "  of the document's code has 416)\n", Jzz + m * h * h);
-    fprintf(out, "  %zu steps of 1e-2 s over 4 s: driving torque about x, largest |n| %.4f N m,\n"
+    fprintf(out, "  %zu outputs, 1e-2 s apart over 4 s: driving torque about x, largest |n| %.4f N m,\n"
             "  largest difference %.1e N m (%.1e of it), other components %.1e N m;\n"
             "  hinge force on the bar: largest difference %.1e N (%.1e of its largest, %.1f N)\n",
             r.rows, nmax, et, et / nmax, ecross, ef, ef / fmaxv, fmaxv);
