@@ -9,8 +9,23 @@
  *          coordinate with the largest residual); fixed steps, or steps
  *          controlled by a predictor-corrector error estimate; Hermite dense
  *          output; the consistent start; the observer with the diagnostics;
- *          the counters; one allocation per workspace.
+ *          the counters; one allocation per workspace. Tested by
+ *          tests/lib/test_spatial_dynamics.c (9 tests, 0.5 s; clean under
+ *          ASan/UBSan). Measured: A01 over 0-20 s against the reduced ODE
+ *          (rk8pd): max |dx|, |dy| = 7.7e-4 at h = 1e-3, 2.2e-2 at h = 1e-2
+ *          (BDF2, quasi-Newton, 2.0 iterations per step, ~9 us per step;
+ *          full Newton ~30 us, its differences cost 2n force calls per
+ *          iteration); adaptive rtol 1e-8: 3.3e-4 in 35691 steps. Error
+ *          ratios when h halves: 1.95 (BDF1), 4.00 (BDF2).
  *   remains (next session):
+ *     - the sparse kind: mbd_spatial_dynamics_alloc() returns NULL with
+ *       MBD_LINSOLVE_SPARSE until linsolve_klu.c is written (it returns
+ *       GSL_EUNIMPL); the pattern it will get is pattern_build()'s, so far
+ *       exercised by the dense kind only.
+ *     - hooking this stepper into run.h's driver loop (DESIGN.md: "the BDF of
+ *       chapter 09"), chapter 09's story, the model file's "analysis
+ *       dynamics", exercise E4; a test of the adaptive run's interpolated
+ *       outputs on their own (now only through A01's adaptive error).
  *     - the full Newton matrix's (Phi_q^T lambda)_q and F_q, F_q' are
  *       forward differences of those terms (the analytic (Phi_q^T lambda)_q
  *       needs the K(a, b) blocks of each basic row, and F_q the TSDA's and
