@@ -270,6 +270,7 @@
 #include <gsl/gsl_vector.h>
 
 #include "mbd/error.h"
+#include "mbd/linsolve.h"
 #include "mbd/system.h"
 
 #ifdef __cplusplus
@@ -659,6 +660,130 @@ int mbd_spatial_kinematics(mbd_spatial_model *sm, double t0, double t1, double h
 int mbd_spatial_inverse_dynamics(mbd_spatial_model *sm, double t0, double t1, double h,
                                  gsl_vector *q, const mbd_spatial_options *o,
                                  mbd_spatial_observer obs, void *user);
+
+/* ------------------------------------------------------------------------ */
+/* Dynamics (document Sec. 6.6; guide Sec. 4.6): BDF in acceleration form    */
+
+/* The index-3 equations of motion M(q) q'' + Phi_q^T lambda = F(t, q, q'),
+ * Phi(t, q) = 0 (the normalisation rows included) are advanced by BDF of
+ * order 1 or 2 written for the accelerations (Negrut's ME751, the
+ * document's approach): at t_n = t_{n-1} + h the unknowns are q''_n and
+ * lambda_n, and
+ *
+ *     q'_n = a_v + beta0 h q''_n,     q_n = a_q + beta0 h q'_n
+ *
+ * with a_v, a_q the BDF combinations of the past values (order 1: beta0 = 1,
+ * a = the last value; order 2 with the step ratio w = h_n / h_{n-1}: beta0 =
+ * (1 + w) / (1 + 2w), a = ((1 + w)^2 x_{n-1} - w^2 x_{n-2}) / (1 + 2w), the
+ * variable-step BDF2, which is 2/3, 4/3, -1/3 at w = 1). Newton solves
+ *
+ *     g(q'', lambda) = [ M q'' + Phi_q^T lambda - F ;  Phi(t_n, q_n) / (beta0^2 h^2) ] = 0.
+ *
+ * The constraint rows are divided by beta0^2 h^2 = dq_n/dq''_n, so their
+ * derivative is Phi_q itself: the Newton matrix
+ *
+ *     [ M + beta0^2 h^2 ((M q'')_q + (Phi_q^T lambda)_q - F_q) - beta0 h F_q'   Phi_q^T ]
+ *     [ Phi_q                                                                   0       ]
+ *
+ * tends to the regular [M Phi_q^T; Phi_q 0] as h -> 0 and its condition
+ * does not grow like 1/h^2 (as it would with Phi unscaled). The quasi-Newton
+ * matrix is that limit, evaluated at the first iteration of each step (the
+ * document's); full Newton re-evaluates the whole matrix at every iteration.
+ * Order 2 takes its first step (and every step after a restart) at order 1.
+ * The details, what is analytic in the full matrix and what is a finite
+ * difference, and what remains, are in lib/src/spatial_dynamics.c. */
+
+typedef enum { MBD_SPATIAL_NEWTON_QUASI, MBD_SPATIAL_NEWTON_FULL } mbd_spatial_newton;
+
+/* "quasi", "full"; and the kind of a name (GSL_EINVAL for an unknown one) */
+const char *mbd_spatial_newton_name(mbd_spatial_newton kind);
+int mbd_spatial_newton_of(const char *name, mbd_spatial_newton *kind);
+
+typedef struct {
+    unsigned order;       /* 1 or 2; 0: 2 */
+    mbd_spatial_newton newton;          /* the zero value: quasi */
+    double h;             /* the step (fixed), or the first step (adaptive); 0: 1e-3 */
+    int adaptive;         /* 0: fixed steps h' = (t1 - t0) / ceil((t1 - t0) / h) */
+    double rtol, atol;    /* the error test (adaptive); 0: 1e-6 and 1e-8 */
+    double tol;           /* Newton: the scaled correction |dq|_inf / (1 + |q|_inf) <= tol;
+                             0: 1e-10 */
+    unsigned max_iter;    /* Newton's iteration limit per step; 0: 20 */
+    double hmin, hmax;    /* adaptive step limits; 0: 1e-10 and t1 - t0 */
+    mbd_linsolve_kind linear_solver;    /* the zero value: dense */
+    double consistency;   /* the start is refused when |Phi|_inf or |Phi_q q' - nu|_inf
+                             exceeds this; 0: 1e-6 */
+} mbd_spatial_dynamics_options;
+
+typedef struct {
+    size_t steps;              /* accepted */
+    size_t rejected;           /* by the error test */
+    size_t newton_failures;    /* steps retried with h / 4 (adaptive) */
+    size_t newton_iterations;
+    size_t matrices;           /* Newton matrices evaluated */
+    size_t factorisations;     /* fresh (pivots chosen) */
+    size_t refactorisations;   /* with the pivot order reused */
+    size_t force_evals;        /* F(t, q, q') calls, finite differences included */
+    double h_min, h_max;       /* the smallest and largest accepted step */
+} mbd_spatial_dynamics_stats;
+
+/* What the observer sees at an output time */
+typedef struct {
+    double t;
+    const gsl_vector *q, *qd, *qdd, *lambda;   /* n, n, n, m */
+    double phi_norm;          /* |Phi(t, q)|_2, all rows */
+    double velocity_drift;    /* |Phi_q q' - nu|_2 (index 3 does not enforce it) */
+    double euler_norm;        /* max over bodies |p^T p - 1| */
+    double energy;            /* the system's energy; NAN without one */
+    unsigned newton_iterations;   /* of the step that produced this time (0 at t0) */
+    double h;                 /* that step (0 at t0) */
+    double error;             /* its scaled error estimate (accepted when <= 1) */
+    int at_step;              /* 1: a step's end (or t0); 0: interpolated within a step */
+} mbd_spatial_dynamics_point;
+
+/* Called at t0 and at every output time; a status other than GSL_SUCCESS
+ * stops the run and is returned. */
+typedef int (*mbd_spatial_dynamics_observer)(const mbd_spatial_model *sm,
+                                              const mbd_spatial_dynamics_point *pt, void *user);
+
+typedef struct mbd_spatial_dynamics mbd_spatial_dynamics;
+
+/* A dynamics workspace for a finished model (NULL o: the defaults); all its
+ * memory is allocated here, the linear solver's pattern given once. NULL on
+ * bad options (order not 1 or 2, negative values), an unfinished model, or
+ * no memory. */
+mbd_spatial_dynamics *mbd_spatial_dynamics_alloc(mbd_spatial_model *sm,
+                                                 const mbd_spatial_dynamics_options *o);
+void mbd_spatial_dynamics_free(mbd_spatial_dynamics *d);
+
+/* The consistent start: [M Phi_q^T; Phi_q 0] [q''; lambda] = [F; gamma] at
+ * (t, q, q'), with the normalisation rows' gamma = -p'^T p' (the document's
+ * code pairs p^T with -2 p'^T p', guide Sec. 6.2 item 1). qdd, lambda may be
+ * NULL. MBD_EINPUT (the worst row named) when (q, q') violates Phi or the
+ * velocity constraints by more than the consistency limit; MBD_ESINGULAR
+ * when the matrix is singular (redundant rows: this integrator needs an
+ * independent set). */
+int mbd_spatial_dynamics_start(mbd_spatial_dynamics *d, double t, const gsl_vector *q,
+                               const gsl_vector *qd, gsl_vector *qdd, gsl_vector *lambda);
+
+/* A run from t0 (q, qd consistent there) to t1: outputs at t0 + k dt_out
+ * (and t1) by the step's interpolant, or at every step's end when dt_out is 0.
+ * The interpolant on [t_{n-1}, t_n] is the cubic Hermite of q with q, q' at
+ * both ends and that of q' with q', q'' (q'' and lambda linear): q and q' to
+ * O(h^4) interpolation error, below the method's; an output at a step's end
+ * is that step's values. q, qd hold the last step's state on return (also
+ * after a failure). Failures: MBD_ENOCONV (Newton, with the time, the
+ * correction and the largest residual's row or coordinate named),
+ * MBD_ESTEPSIZE (adaptive: h below hmin), MBD_ESINGULAR, MBD_ENONFINITE, the
+ * model's and the observer's statuses; the cause in
+ * mbd_spatial_last_failure(). The outputs up to the last accepted step have
+ * been delivered. */
+int mbd_spatial_dynamics_run(mbd_spatial_dynamics *d, double t0, double t1, double dt_out,
+                             gsl_vector *q, gsl_vector *qd, mbd_spatial_dynamics_observer obs,
+                             void *user);
+
+/* The counters of the last run (reset by each run) */
+const mbd_spatial_dynamics_stats *mbd_spatial_dynamics_stats_get(const mbd_spatial_dynamics *d);
+
 
 #ifdef __cplusplus
 }
