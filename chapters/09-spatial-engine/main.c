@@ -38,8 +38,23 @@ int main(int argc, char **argv)
         "the IFToMM A02 N four-bar (--n N four-bars) as a model file", NULL};
     mbd_cli_choice gens[2];
     mbd_cli_choices(generators, generator_descriptions, gens, 2);
-    mbd_cli_choice analyses[5];
+    mbd_cli_choice analyses[5], integrators[3], newtons[3], solvers[3];
     mbd_cli_choices(ch09_analysis_names, ch09_analysis_descriptions, analyses, 5);
+    static const char *const integrator_names[] = {"bdf1", "bdf2", NULL};
+    static const char *const integrator_descriptions[] = {
+        "BDF of order 1 (implicit Euler) on the index-3 equations",
+        "BDF of order 2 (the document's)", NULL};
+    mbd_cli_choices(integrator_names, integrator_descriptions, integrators, 3);
+    static const char *const newton_names[] = {"quasi", "full", NULL};
+    static const char *const newton_descriptions[] = {
+        "the matrix [M Phi_q^T; Phi_q 0] once per step (the document's)",
+        "the whole Newton matrix at every iteration", NULL};
+    mbd_cli_choices(newton_names, newton_descriptions, newtons, 3);
+    static const char *const solver_names[] = {"dense", "sparse", NULL};
+    static const char *const solver_descriptions[] = {"GSL's LU", "SuiteSparse's KLU", NULL};
+    mbd_cli_choices(solver_names, solver_descriptions, solvers, 3);
+    const char *newton = NULL, *solver = NULL;
+    int newton_given = 0, solver_given = 0;
     const mbd_cli_extra extra[] = {
         {"model", MBD_ARG_STRING, &model, "FILE",
          "the model file to run (YAML; the book's model-format page)",
@@ -51,6 +66,11 @@ int main(int argc, char **argv)
          "the joints' and constraints' reactions in the CSV (inverse dynamics)", NULL, 0, 0, 0,
          0,
          &reactions_given},
+        {"newton", MBD_ARG_CHOICE, &newton, "KIND",
+         "dynamics: quasi (default) or full Newton", newtons, 0, 0, 0, 0, &newton_given},
+        {"linear-solver", MBD_ARG_CHOICE, &solver, "KIND",
+         "dynamics: the Newton matrix's solver, dense (default) or sparse", solvers, 0, 0, 0, 0,
+         &solver_given},
         {"generate", MBD_ARG_CHOICE, &generate, "NAME",
          "write a model file to standard output and exit", gens, 0, 0, 0, 0, &generate_given},
         {"n", MBD_ARG_LONG, &n_bars, "N", "--generate n-four-bar: the number of four-bars "
@@ -58,8 +78,8 @@ int main(int argc, char **argv)
     };
     const mbd_cli_spec spec = {
         .program = PROGRAM,
-        .purpose = "The 3D Euler-parameter engine, part 1: model files, assembly, initial\n"
-                   "velocities, kinematics and inverse dynamics with reactions.",
+        .purpose = "The 3D Euler-parameter engine: model files, assembly, initial velocities,\n"
+                   "kinematics, inverse dynamics with reactions, BDF dynamics.",
         .source = "document 003 (Vignos 2016, simEngine3D), Secs. 3-6",
         .notes = "With --model FILE: one analysis of the file's model, the one its `analysis`\n"
                  "names (its t_end, h, tolerance, max_iterations, assemble) unless --analysis,\n"
@@ -71,16 +91,23 @@ int main(int argc, char **argv)
                  "analysis, bodies, coordinates, rows, rank, dof, redundant_rows,\n"
                  "redundant_row_names, assembled (yes, no or failed), assembly_iterations,\n"
                  "assembly_residual, velocities_known, velocity_rank, t_start, t_end, h,\n"
-                 "outputs, t_reached, max_C_norm, E0, status. With --reactions and a file\n"
-                 "without an analysis, a fully driven model gets inverse dynamics.\n"
+                 "outputs, t_reached, max_C_norm, E0, max_energy_change, integrator, newton,\n"
+                 "linear_solver, steps, rejected, newton_iterations, max_euler_norm_error,\n"
+                 "max_velocity_drift, status. With --reactions and a file without an analysis,\n"
+                 "a fully driven model gets inverse dynamics.\n"
+                 "Dynamics: --integrator bdf1|bdf2 (default the file's, else bdf2), --newton,\n"
+                 "--linear-solver, --h (the fixed step, or the first of an adaptive run),\n"
+                 "--rtol/--atol (an adaptive step), --dt-out (outputs by the step's cubic\n"
+                 "interpolant; default: every step).\n"
                  "A model the reader or the analysis refuses exits with status 2 and writes\n"
                  "nothing; a failed solve (no assembly, a singular Jacobian) exits with 1 after\n"
                  "the rows up to it. The chapter's models are in chapters/09-spatial-engine/\n"
                  "models/ ($MBD_CH09_MODELS overrides where the story looks).\n"
                  "Figures (--plot PREFIX, from the story's runs): PREFIX-slider.svg,\n"
                  "PREFIX-pendulum.svg.",
-        .common = MBD_OPT_OUTPUT
-                  | MBD_OPT_T_END | MBD_OPT_H,
+        .common = MBD_OPT_OUTPUT | MBD_OPT_T_END | MBD_OPT_H | MBD_OPT_INTEGRATOR
+                  | MBD_OPT_DT_OUT | MBD_OPT_RTOL | MBD_OPT_ATOL,
+        .integrators = integrators,
         .extra = extra,
         .n_extra = sizeof extra / sizeof extra[0],
         .csv_columns = "t, per moving body <name>.x,y,z,e0,e1,e2,e3, then their _dot, then per\n"
@@ -107,9 +134,12 @@ int main(int argc, char **argv)
         return 0;
     }
     ch09_program p = {.opt = &opt, .model = model,
-                      .analysis = analysis_given ? analysis : NULL, .reactions = reactions};
+                      .analysis = analysis_given ? analysis : NULL, .reactions = reactions,
+                      .newton = newton_given ? newton : NULL,
+                      .linear_solver = solver_given ? solver : NULL};
     if ((analysis_given || reactions_given || opt.csv || opt.summary || opt.t_end_given ||
-         opt.h_given) && !model_given)
+         opt.h_given || opt.integrator_given || opt.dt_out_given || opt.rtol_given ||
+         opt.atol_given || newton_given || solver_given) && !model_given)
         return mbd_cli_exit_status(mbd_cli_usage_error(&spec, stderr, "give the model: --model FILE"));
     const mbd_cli_program prog = {PROGRAM, &p, ch09_program_bench, ch09_program_figures,
                                   model_given ? ch09_program_run : NULL, ch09_program_story};

@@ -648,6 +648,38 @@ int ch09_program_run(void *ctx, mbd_failure *fail)
     if (p->opt->h_given)
         spec.h = p->opt->h;
     spec.reactions = p->reactions;
+    /* the dynamics' settings: each only with a dynamics analysis */
+    const mbd_cli_common *o = p->opt;
+    const int dyn_given = o->integrator_given || o->dt_out_given || o->rtol_given ||
+                          o->atol_given || p->newton || p->linear_solver;
+    if (st == GSL_SUCCESS && dyn_given && spec.analysis != CH09_DYNAMICS)
+        st = mbd_failure_set(fail, MBD_EINPUT, NAN,
+                             "--%s: a setting of the dynamics, and the analysis is %s",
+                             o->integrator_given ? "integrator" : o->dt_out_given ? "dt-out"
+                             : o->rtol_given ? "rtol" : o->atol_given ? "atol"
+                             : p->newton ? "newton" : "linear-solver",
+                             spec.auto_analysis ? "the program's choice (give --analysis dynamics)"
+                                                : ch09_analysis_names[spec.analysis]);
+    if (o->integrator_given)
+        spec.order = strcmp(o->integrator, "bdf1") == 0 ? 1 : 2;
+    if (p->newton)
+        mbd_spatial_newton_of(p->newton, &spec.newton);
+    if (p->linear_solver)
+        mbd_linsolve_kind_of(p->linear_solver, &spec.linear_solver);
+    if (o->dt_out_given)
+        spec.dt_out = o->dt_out;
+    if (o->rtol_given || o->atol_given) {
+        spec.adaptive = 1;
+        if (o->rtol_given)
+            spec.rtol = o->rtol;
+        if (o->atol_given)
+            spec.atol = o->atol;
+    }
+    if (st == GSL_SUCCESS && spec.analysis == CH09_DYNAMICS && spec.dt_out > 0 &&
+        spec.dt_out > spec.t_end - spec.t0)
+        st = mbd_failure_set(fail, MBD_EINPUT, NAN,
+                             "--dt-out %g: expected an output spacing no longer than the run, %g s",
+                             spec.dt_out, spec.t_end - spec.t0);
     /* the times matter to every analysis but an assembly, and to the one the
      * program may choose itself (kinematics) */
     const int timed = spec.analysis != CH09_ASSEMBLY || spec.auto_analysis;
@@ -665,10 +697,11 @@ int ch09_program_run(void *ctx, mbd_failure *fail)
                              "%d are allowed (a longer step or a shorter run)", spec.h, spec.t_end,
                              ceil((spec.t_end - spec.t0) / spec.h - 1e-9), CH09_MAX_STEPS);
     if (st == GSL_SUCCESS && spec.reactions && spec.analysis != CH09_INVERSE_DYNAMICS &&
-        !spec.auto_analysis)
+        spec.analysis != CH09_DYNAMICS && !spec.auto_analysis)
         st = mbd_failure_set(fail, MBD_EINPUT, NAN,
-                             "--reactions: the reactions come from an inverse-dynamics analysis, "
-                             "not from %s", ch09_analysis_names[spec.analysis]);
+                             "--reactions: the reactions come from the multipliers of an "
+                             "inverse-dynamics or a dynamics analysis, not from %s",
+                             ch09_analysis_names[spec.analysis]);
     ch09_run r;
     ch09_run_init(&r);
     if (st == GSL_SUCCESS)
@@ -677,7 +710,8 @@ int ch09_program_run(void *ctx, mbd_failure *fail)
         *fail = r.fail;   /* a model the analysis cannot run: nothing is written */
         st = r.status;
     }
-    if (st == GSL_SUCCESS && spec.reactions && r.analysis != CH09_INVERSE_DYNAMICS)
+    if (st == GSL_SUCCESS && spec.reactions && r.analysis != CH09_INVERSE_DYNAMICS &&
+        r.analysis != CH09_DYNAMICS)
         st = mbd_failure_set(fail, MBD_EINPUT, NAN,
                              "--reactions: the model has %zu degrees of freedom, so the program "
                              "runs an assembly; the reactions come from an inverse-dynamics "

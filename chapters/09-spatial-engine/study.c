@@ -15,7 +15,7 @@ const char *const ch09_analysis_descriptions[] = {
     "a consistent configuration from the file's guess (and the initial velocities)",
     "a fully driven model: position, velocity and acceleration at every step",
     "kinematics, then the multipliers and every joint's reaction",
-    "time-stepping dynamics (chapter 09 part 2; not yet available)",
+    "time-stepping dynamics: BDF of order 1 or 2 on the index-3 equations",
     NULL,
 };
 
@@ -108,6 +108,41 @@ static int record(const mbd_spatial_model *sm, double t, const gsl_vector *q,
     return st;
 }
 
+/* the dynamics' observer: one row of the record per output */
+static int record_dynamics(const mbd_spatial_model *sm, const mbd_spatial_dynamics_point *pt,
+                           void *user)
+{
+    recorder *c = user;
+    c->r->newton_iterations += pt->newton_iterations;
+    c->r->max_euler_norm = fmax(c->r->max_euler_norm, pt->euler_norm);
+    c->r->max_velocity_drift = fmax(c->r->max_velocity_drift, pt->velocity_drift);
+    return record(sm, pt->t, pt->q, pt->qd, pt->qdd, pt->lambda, user);
+}
+
+/* >> run-dynamics */
+static int run_dynamics(ch09_model *md, const ch09_spec *spec, gsl_vector *q, gsl_vector *qd,
+                        recorder *c)
+{
+    const mbd_spatial_dynamics_options o = {
+        .order = spec->order, .newton = spec->newton, .h = spec->h, .adaptive = spec->adaptive,
+        .rtol = spec->rtol, .atol = spec->atol, .tol = spec->opts.tol,
+        .max_iter = spec->opts.max_iter, .linear_solver = spec->linear_solver};
+    mbd_spatial_dynamics *d = mbd_spatial_dynamics_alloc(md->sm, &o);
+    if (d == NULL)
+        return mbd_failure_set(&c->r->fail, MBD_EINPUT, spec->t0,
+                               "dynamics: the integrator could not be set up (options, memory, "
+                               "or the %s linear solver)",
+                               mbd_linsolve_kind_name(spec->linear_solver));
+    int st = mbd_spatial_dynamics_start(d, spec->t0, q, qd, NULL, NULL);
+    if (st == GSL_SUCCESS)
+        st = mbd_spatial_dynamics_run(d, spec->t0, spec->t_end, spec->dt_out, q, qd,
+                                      record_dynamics, c);
+    c->r->dynamics = *mbd_spatial_dynamics_stats_get(d);
+    mbd_spatial_dynamics_free(d);
+    return st;
+}
+/* << run-dynamics */
+
 int ch09_spec_of_model(const ch09_model *md, ch09_spec *spec, mbd_failure *fail)
 {
     const mbd_model_analysis *a = &md->desc->analysis;
@@ -143,6 +178,28 @@ int ch09_spec_of_model(const ch09_model *md, ch09_spec *spec, mbd_failure *fail)
         spec->opts.tol = a->tolerance;
     if (a->max_iterations > 0)
         spec->opts.max_iter = a->max_iterations > 100000 ? 100000 : (unsigned)a->max_iterations;
+    spec->order = 2;
+    if (a->integrator != NULL) {
+        if (strcmp(a->integrator, "bdf1") == 0 || strcmp(a->integrator, "bdf2") == 0)
+            spec->order = (unsigned)(a->integrator[3] - '0');
+        else
+            return mbd_failure_set(fail, MBD_EINPUT, NAN,
+                                   "%s:%lu:%lu: analysis: 'integrator': this program has bdf1 "
+                                   "and bdf2, not '%s'", md->desc->source, a->integrator_pos.line,
+                                   a->integrator_pos.column, a->integrator);
+    }
+    if (a->newton == MBD_MODEL_NEWTON_FULL)
+        spec->newton = MBD_SPATIAL_NEWTON_FULL;
+    if (a->newton == MBD_MODEL_NEWTON_MODIFIED)
+        return mbd_failure_set(fail, MBD_EINPUT, NAN,
+                               "%s:%lu:%lu: analysis: 'newton': this program has quasi and full "
+                               "Newton, not modified", md->desc->source, a->pos.line,
+                               a->pos.column);
+    if (isfinite(a->rtol) || isfinite(a->atol)) {
+        spec->adaptive = 1;
+        spec->rtol = isfinite(a->rtol) ? a->rtol : 0.0;
+        spec->atol = isfinite(a->atol) ? a->atol : 0.0;
+    }
     if (a->newton != MBD_MODEL_NEWTON_DEFAULT && a->newton != MBD_MODEL_NEWTON_FULL &&
         spec->analysis != CH09_DYNAMICS)
         return mbd_failure_set(fail, MBD_EINPUT, NAN,
@@ -158,13 +215,6 @@ int ch09_run_spec(ch09_model *md, const ch09_spec *spec_in, ch09_run *r)
 {
     ch09_run_free(r);
     ch09_spec spec = *spec_in;
-    if (spec.analysis == CH09_DYNAMICS) {
-        r->status = mbd_failure_set(&r->fail, MBD_EINPUT, NAN,
-                                    "%s: a dynamics analysis arrives with chapter 09 part 2; "
-                                    "choose --analysis assembly, kinematics or inverse-dynamics",
-                                    md->desc->source);
-        return GSL_SUCCESS;
-    }
     const mbd_system *sys = mbd_spatial_system(md->sm);
     r->n = sys->n;
     r->npoints = md->desc->noutputs;
@@ -204,6 +254,10 @@ int ch09_run_spec(ch09_model *md, const ch09_spec *spec_in, ch09_run *r)
     recorder c = {md, r, C, spec.reactions};
     if (st == GSL_SUCCESS && spec.analysis == CH09_ASSEMBLY) {
         st = record(md->sm, spec.t0, q, qd, NULL, NULL, &c);
+    } else if (st == GSL_SUCCESS && spec.analysis == CH09_DYNAMICS) {
+        st = run_dynamics(md, &spec, q, qd, &c);
+        if (st != GSL_SUCCESS && r->fail.status == GSL_SUCCESS)
+            r->fail = *mbd_spatial_last_failure(md->sm);
     } else if (st == GSL_SUCCESS) {
         st = spec.analysis == CH09_KINEMATICS
                  ? mbd_spatial_kinematics(md->sm, spec.t0, spec.t_end, spec.h, q, &spec.opts,
@@ -336,5 +390,19 @@ void ch09_write_summary(FILE *out, const ch09_model *md, const ch09_spec *spec, 
     mbd_summary_optional(out, "t_reached", rows ? r->t[r->rows - 1] : 0.0, rows);
     mbd_summary_optional(out, "max_C_norm", cmax, rows && isfinite(cmax));
     mbd_summary_optional(out, "E0", rows ? r->E[0] : 0.0, rows && isfinite(r->E[0]));
+    double dE = 0.0;
+    for (size_t k = 0; k < r->rows; k++)
+        dE = fmax(dE, fabs(r->E[k] - r->E[0]));
+    mbd_summary_optional(out, "max_energy_change", dE, rows && isfinite(dE));
+    const int dyn = r->analysis == CH09_DYNAMICS;
+    mbd_summary_string(out, "integrator", !dyn ? "none" : spec->order == 1 ? "bdf1" : "bdf2");
+    mbd_summary_string(out, "newton", !dyn ? "none" : mbd_spatial_newton_name(spec->newton));
+    mbd_summary_string(out, "linear_solver",
+                       !dyn ? "none" : mbd_linsolve_kind_name(spec->linear_solver));
+    mbd_summary_optional(out, "steps", (double)r->dynamics.steps, dyn);
+    mbd_summary_optional(out, "rejected", (double)r->dynamics.rejected, dyn && spec->adaptive);
+    mbd_summary_optional(out, "newton_iterations", (double)r->dynamics.newton_iterations, dyn);
+    mbd_summary_optional(out, "max_euler_norm_error", r->max_euler_norm, dyn && rows);
+    mbd_summary_optional(out, "max_velocity_drift", r->max_velocity_drift, dyn && rows);
     mbd_summary_string(out, "status", mbd_status_word(r->status));
 }

@@ -22,6 +22,13 @@ typedef struct {
     int auto_analysis;             /* the file has none: kinematics when fully driven, else assembly */
     int reactions;
     mbd_spatial_options opts;      /* Newton's tolerance and iterations (0: the library's) */
+    /* dynamics (BDF, mbd_spatial_dynamics_*) */
+    unsigned order;                /* 1 or 2 (the file's integrator bdf1, bdf2; default 2) */
+    mbd_spatial_newton newton;     /* default quasi */
+    int adaptive;                  /* the file gives rtol or atol */
+    double rtol, atol;             /* 0: the library's */
+    double dt_out;                 /* 0: every step */
+    mbd_linsolve_kind linear_solver;
 } ch09_spec;
 
 #define CH09_T_END 1.0             /* when neither the file nor --t-end says */
@@ -45,6 +52,10 @@ typedef struct {
     mbd_spatial_report structure;  /* that rank decision, with the rows it set aside */
     size_t velocities_known;       /* moving bodies whose velocities the file gives */
     ch09_analysis analysis;        /* the one that ran */
+    /* dynamics */
+    mbd_spatial_dynamics_stats dynamics;
+    size_t newton_iterations;
+    double max_euler_norm, max_velocity_drift;
     int status;
     mbd_failure fail;
 } ch09_run;
@@ -61,6 +72,7 @@ typedef struct {
     const char *model;            /* --model, or NULL: the story */
     const char *analysis;         /* --analysis, or NULL: the file's */
     int reactions;
+    const char *newton, *linear_solver;   /* --newton, --linear-solver, or NULL */
 } ch09_program;
 int ch09_program_run(void *prog, mbd_failure *fail);
 int ch09_program_story(void *prog, FILE *out, int no_timing, mbd_failure *fail);

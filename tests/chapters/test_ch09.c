@@ -1057,8 +1057,15 @@ static void usage_errors(void)
         {"--model " DATA "piston-late.yaml", "--t-end 0.3", "--t-end", NULL},   /* starts at 0.5 */
         {S, "--analysis kinematics --reactions", "--reactions", NULL},
         {S, "--analysis assembly --reactions", "--reactions", NULL},
-        {S, "--analysis dynamics", "--analysis", "dynamics"},   /* part 2 */
-        {S, "", "dynamics", NULL},                              /* the file's: part 2 */
+        {S, "--analysis kinematics --integrator bdf1", "--integrator", NULL},
+        {S, "--analysis kinematics --newton full", "--newton", NULL},
+        {S, "--analysis inverse-dynamics --linear-solver dense", "--linear-solver", NULL},
+        {S, "--analysis assembly --dt-out 0.1", "--dt-out", NULL},
+        {S, "--analysis kinematics --rtol 1e-6", "--rtol", NULL},
+        {S, "--analysis dynamics --integrator bdf3", "--integrator", "bdf3"},
+        {S, "--analysis dynamics --newton modified", "--newton", "modified"},
+        {S, "--analysis dynamics --dt-out 2", "--dt-out", NULL},   /* the run is 1 s */
+        {S, "--analysis dynamics --dt-out 0", "--dt-out", NULL},
         {"", "", "--model", NULL},                              /* --csv without a model */
         {"", "--summary", "--model", NULL},
         {S, "--bogus", "--bogus", NULL},
