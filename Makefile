@@ -48,13 +48,19 @@ YAML_CFLAGS = $(shell $(PKG_CONFIG) --cflags yaml-0.1 2>/dev/null)
 YAML_LIBS = $(shell $(PKG_CONFIG) --libs yaml-0.1 2>/dev/null || echo -lyaml)
 CUNIT_CFLAGS = $(shell $(PKG_CONFIG) --cflags cunit 2>/dev/null)
 CUNIT_LIBS = $(shell $(PKG_CONFIG) --libs cunit 2>/dev/null || echo -lcunit)
+# SuiteSparse's KLU (lib/src/linsolve_klu.c): SuiteSparse 7 ships a
+# pkg-config file (KLU); 5.x (Debian 12's libsuitesparse-dev) has none and
+# puts klu.h in /usr/include/suitesparse (mk/deps.sh looks in the same places).
+KLU_HAVE_PC = $(shell $(PKG_CONFIG) --exists KLU 2>/dev/null && echo yes)
+KLU_CFLAGS = $(if $(KLU_HAVE_PC),$(shell $(PKG_CONFIG) --cflags KLU),$(shell test -f /usr/include/suitesparse/klu.h && echo -I/usr/include/suitesparse))
+KLU_LIBS = $(if $(KLU_HAVE_PC),$(shell $(PKG_CONFIG) --libs KLU),-lklu -lamd -lcolamd -lbtf -lsuitesparseconfig)
 
 # HAVE_INLINE: GSL's element access (gsl_vector_get, gsl_matrix_set, ...)
 # compiled inline, with its range checks kept, instead of a call into the
 # shared library for every element a model callback touches.
-CPPFLAGS_MBD = -std=c11 -D_POSIX_C_SOURCE=200809L -DHAVE_INLINE -Ilib/include $(GSL_CFLAGS) $(YAML_CFLAGS)
+CPPFLAGS_MBD = -std=c11 -D_POSIX_C_SOURCE=200809L -DHAVE_INLINE -Ilib/include $(GSL_CFLAGS) $(YAML_CFLAGS) $(KLU_CFLAGS)
 CFLAGS_MBD = $(OPT) $(WARN) $(WERROR) $(SAN) -fPIC -MMD -MP
-LIBS_MBD = $(GSL_LIBS) $(YAML_LIBS) -lm
+LIBS_MBD = $(GSL_LIBS) $(YAML_LIBS) $(KLU_LIBS) -lm
 COMPILE = $(CC) $(CPPFLAGS_MBD) $(CFLAGS_MBD) $(CFLAGS)
 LINK = $(CC) $(SAN) $(LDFLAGS)
 
@@ -287,7 +293,9 @@ install: all
 	ln -sf libmbd.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libmbd.so.$(SOMAJOR)
 	ln -sf libmbd.so.$(SOMAJOR) $(DESTDIR)$(PREFIX)/lib/libmbd.so
 	install -m 644 $(LIB_HEADERS) $(DESTDIR)$(PREFIX)/include/mbd/
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' lib/mbd.pc.in \
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
+	    -e 's|@REQUIRES_PRIVATE@|$(if $(KLU_HAVE_PC),KLU)|' \
+	    -e 's|@LIBS_PRIVATE@|$(if $(KLU_HAVE_PC),,$(KLU_LIBS))|' lib/mbd.pc.in \
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/mbd.pc
 	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
 

@@ -6,7 +6,7 @@
 #                             install the missing packages first (and say so)
 #
 # NEED is what the caller is about to do:
-#   build  a C compiler, make, pkg-config, GSL, libyaml
+#   build  a C compiler, make, pkg-config, GSL, libyaml, SuiteSparse's KLU
 #   run    build, plus gnuplot (the stories can draw figures)
 #   docs   build, plus pandoc, gnuplot and KaTeX (libjs-katex: the book's math)
 #   test   all of the above, plus CUnit, zip, unzip and Chromium (the book
@@ -29,6 +29,14 @@ want() {  # want PACKAGE DESCRIPTION TEST...
 }
 
 have_pc() { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists "$1"; }
+
+# SuiteSparse's KLU (the sparse linear solver, lib/src/linsolve_klu.c): its
+# pkg-config file where SuiteSparse ships one (7.x: KLU), else its header
+# where Debian's libsuitesparse-dev puts it (5.x has no .pc file); the
+# Makefile's KLU_CFLAGS looks in the same places
+have_klu() {
+    have_pc KLU || test -f /usr/include/suitesparse/klu.h || test -f /usr/include/klu.h
+}
 
 # KaTeX where mk/docs.mk copies it from (its KATEX_DIR)
 have_katex() {
@@ -54,6 +62,7 @@ probe() {
     want pkg-config "pkg-config" command -v pkg-config
     want libgsl-dev "GSL (pkg-config gsl)" have_pc gsl
     want libyaml-dev "libyaml (pkg-config yaml-0.1)" have_pc yaml-0.1
+    want libsuitesparse-dev "SuiteSparse's KLU (suitesparse/klu.h)" have_klu
     case $need in
     run)
         want gnuplot-nox "gnuplot" command -v gnuplot ;;
@@ -100,6 +109,7 @@ if command -v apt-get >/dev/null 2>&1; then
     echo "    sudo apt-get install ${missing_pkgs[*]}" >&2
 else
     echo "Install them with your system's package manager (Debian names: ${missing_pkgs[*]})," >&2
-    echo "so that pkg-config finds gsl, yaml-0.1 and cunit." >&2
+    echo "so that pkg-config finds gsl, yaml-0.1 and cunit, and the compiler finds" >&2
+    echo "SuiteSparse's klu.h (pkg-config KLU, or /usr/include/suitesparse)." >&2
 fi
 exit 2

@@ -60,8 +60,15 @@ if command -v ldd > /dev/null; then
 fi
 
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+# what a static link needs besides libmbd.a, as mbd.pc says it (Requires and
+# Requires.private, Libs.private: GSL, libyaml, SuiteSparse's KLU), without
+# its -lmbd (which would link libmbd.so)
+static_libs=$(pkg-config --static --libs mbd | sed -E 's/(^| )-lmbd( |$)/ /')
 "$cc" -std=c11 -Wall -Wextra -Wpedantic -Werror -o "$tmp/hello-static" tests/install/hello.c \
-    $(pkg-config --cflags mbd) "$prefix/lib/libmbd.a" $(pkg-config --libs gsl yaml-0.1) -lm
+    $(pkg-config --cflags mbd) "$prefix/lib/libmbd.a" $static_libs
+if command -v ldd > /dev/null && ldd "$tmp/hello-static" | grep -q 'libmbd\.so'; then
+    fail "the static link against libmbd.a loads libmbd.so" "$(ldd "$tmp/hello-static")"
+fi
 echo "  static: $(env -u LD_LIBRARY_PATH "$tmp/hello-static")"
 
 n=0

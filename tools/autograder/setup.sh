@@ -8,7 +8,7 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
 apt-get install -y -q --no-install-recommends \
-    build-essential pkg-config libgsl-dev libcunit1-dev libyaml-dev
+    build-essential pkg-config libgsl-dev libcunit1-dev libyaml-dev libsuitesparse-dev
 id -u mbd-student > /dev/null 2>&1 \
     || useradd --system --user-group --no-create-home --home-dir /nonexistent \
         --shell /usr/sbin/nologin mbd-student

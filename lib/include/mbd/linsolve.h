@@ -14,8 +14,12 @@
  *
  * Every function returns a status: GSL_SUCCESS, GSL_EINVAL (bad arguments),
  * GSL_ENOMEM, MBD_ESINGULAR (a zero pivot, or a reciprocal condition estimate
- * below MBD_LINSOLVE_RCOND_MIN), MBD_ENONFINITE (a non-finite value). Nothing
- * is allocated after mbd_linsolve_alloc.
+ * below MBD_LINSOLVE_RCOND_MIN), MBD_ENONFINITE (a non-finite value). The
+ * dense kind allocates nothing after mbd_linsolve_alloc. The sparse kind's
+ * refactorisations with kept pivots and its solves allocate nothing either,
+ * but a fresh factorisation (mbd_linsolve_factor, or a refactorisation that
+ * falls back to one) has KLU allocate the factors anew, since their size
+ * depends on the pivots chosen: it can fail with GSL_ENOMEM.
  */
 #ifndef MBD_LINSOLVE_H
 #define MBD_LINSOLVE_H
@@ -53,16 +57,25 @@ size_t mbd_linsolve_nnz(const mbd_linsolve *ls);
 /* The matrix with values[k] at (rows[k], cols[k]) (summed where positions
  * repeat), factored afresh (pivots chosen). */
 int mbd_linsolve_factor(mbd_linsolve *ls, const double *values);
-/* The same with the pivot order of the last mbd_linsolve_factor (the dense
- * kind factors afresh); when those pivots have become poor (KLU's pivot
- * growth or condition checks), a fresh factorisation is made instead.
- * Before any mbd_linsolve_factor it is mbd_linsolve_factor. */
+/* The same with the pivot order of the last fresh factorisation (the dense
+ * kind factors afresh); when those pivots have become poor (KLU met a zero
+ * pivot, or the pivot growth rose a thousandfold over the fresh
+ * factorisation's) or the result looks singular, a fresh factorisation is
+ * made instead, and it decides (a refactorisation never reports
+ * MBD_ESINGULAR by itself). Before any mbd_linsolve_factor it is
+ * mbd_linsolve_factor. */
 int mbd_linsolve_refactor(mbd_linsolve *ls, const double *values);
 /* b := A^-1 b (n values) with the last factorisation; GSL_EINVAL before one */
 int mbd_linsolve_solve(mbd_linsolve *ls, double *b);
 
-/* The last factorisation's reciprocal condition estimate (1-norm, cheap),
- * and how many factorisations (fresh, with reused pivots) have been made. */
+/* The last factorisation's reciprocal condition estimate 1/(|A|_1 |A^-1|_1),
+ * |A^-1|_1 estimated from the factors by Hager's method with Higham's
+ * refinements (a few solves; KLU's klu_condest for the sparse kind): NAN
+ * before the first factorisation, 0 after a zero pivot. And how many
+ * factorisations have been made, fresh and with reused pivots: each call of
+ * mbd_linsolve_factor or mbd_linsolve_refactor counts one (also one refused
+ * for a non-finite value), a refactorisation that fell back to a fresh one
+ * as fresh; the dense kind counts its refactorisations as asked. */
 double mbd_linsolve_rcond(const mbd_linsolve *ls);
 size_t mbd_linsolve_factorisations(const mbd_linsolve *ls);
 size_t mbd_linsolve_refactorisations(const mbd_linsolve *ls);
