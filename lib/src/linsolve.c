@@ -152,6 +152,11 @@ static int dense_factor(mbd_linsolve *ls, const double *values)
         double *a = gsl_matrix_ptr(ls->A, ls->rows[k], ls->cols[k]);
         *a += values[k];
     }
+    /* a sum of finite values can overflow */
+    for (size_t i = 0; i < ls->n; i++)
+        for (size_t j = 0; j < ls->n; j++)
+            if (!isfinite(gsl_matrix_get(ls->A, i, j)))
+                return MBD_ENONFINITE;
     double anorm = 0.0;
     for (size_t j = 0; j < ls->n; j++) {
         double c = 0.0;

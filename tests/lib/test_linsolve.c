@@ -571,9 +571,9 @@ static void nonfinite(void)
             CHECK_STATUS(mbd_linsolve_refactor(ls, v), MBD_ENONFINITE);
             CHECK_STATUS(mbd_linsolve_solve(ls, b), GSL_EINVAL);
         }
-        /* two huge finite values that overflow when summed (the sparse
-         * kind sums them itself; the dense kind's LU meets the infinity) */
-        if (kinds[k] == MBD_LINSOLVE_SPARSE) {
+        /* two huge finite values that overflow when summed: both kinds
+         * check the sums */
+        {
             memcpy(v, t.vals, t.nnz * sizeof *v);
             for (size_t m = 0; m < t.nnz; m++)
                 if (t.rows[m] == 3 && t.cols[m] == 3)

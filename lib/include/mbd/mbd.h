@@ -7,7 +7,10 @@
  *                   a system (reference coordinates x, y, theta per body)
  *   spatial.h       spatial bodies with Euler parameters, the basic
  *                   constraints and joints, forces, and the 3D analyses
- *                   (assembly, velocities, kinematics, inverse dynamics)
+ *                   (assembly, velocities, kinematics, inverse dynamics,
+ *                   BDF dynamics)
+ *   linsolve.h      square solves with a fixed pattern: dense (GSL's LU) or
+ *                   sparse (SuiteSparse's KLU)
  *   constraints.h   the one constraint solver (Schur complement, augmented
  *                   solve, Newton, velocity and acceleration solves, rank)
  *   formulation.h   the method: a table of operations that turns a state into
@@ -38,6 +41,7 @@
 #include "mbd/error.h"
 #include "mbd/system.h"
 #include "mbd/planar.h"
+#include "mbd/linsolve.h"
 #include "mbd/spatial.h"
 #include "mbd/model_file.h"
 #include "mbd/constraints.h"
