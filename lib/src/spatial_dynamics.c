@@ -1,7 +1,7 @@
 /* lib/src/spatial_dynamics.c -- BDF dynamics of the spatial engine (spatial.h,
  * "Dynamics"; document 003 Sec. 6.6; guide Sec. 4.6).
  *
- * STATUS (issue 20, first part; branch wip/ch09-dyn)
+ * STATUS (issue 20; branches wip/ch09-dyn, wip/ch09-klu, wip/ch09-scale)
  *   done:  BDF1 and variable-step BDF2 in acceleration form on the index-3
  *          equations, the residual scaled by 1/(beta0^2 h^2); quasi-Newton
  *          (the document's matrix, once per step, refactored) and full Newton;
@@ -9,34 +9,52 @@
  *          coordinate with the largest residual); fixed steps, or steps
  *          controlled by a predictor-corrector error estimate; Hermite dense
  *          output; the consistent start; the observer with the diagnostics;
- *          the counters; one allocation per workspace. Tested by
- *          tests/lib/test_spatial_dynamics.c (9 tests, 0.5 s; clean under
- *          ASan/UBSan). Measured: A01 over 0-20 s against the reduced ODE
- *          (rk8pd): max |dx|, |dy| = 7.7e-4 at h = 1e-3, 2.2e-2 at h = 1e-2
- *          (BDF2, quasi-Newton, 2.0 iterations per step, ~9 us per step;
- *          full Newton ~30 us, its differences cost 2n force calls per
- *          iteration); adaptive rtol 1e-8: 3.3e-4 in 35691 steps. Error
- *          ratios when h halves: 1.95 (BDF1), 4.00 (BDF2).
- *   remains (next session):
- *     - the sparse kind: mbd_spatial_dynamics_alloc() returns NULL with
- *       MBD_LINSOLVE_SPARSE until linsolve_klu.c is written (it returns
- *       GSL_EUNIMPL); the pattern it will get is pattern_build()'s, so far
- *       exercised by the dense kind only.
+ *          the counters; the dense and the sparse (KLU) kinds of linsolve.h.
+ *          Tested by tests/lib/test_spatial_dynamics.c (9 tests, 0.5 s; clean
+ *          under ASan/UBSan). Measured: A01 over 0-20 s against the reduced
+ *          ODE (rk8pd): max |dx|, |dy| = 7.7e-4 at h = 1e-3, 2.2e-2 at h =
+ *          1e-2 (BDF2, quasi-Newton, 2.0 iterations per step); adaptive rtol
+ *          1e-8: 3.3e-4 in 35691 steps. Error ratios when h halves: 1.95
+ *          (BDF1), 4.00 (BDF2).
+ *   done (wip/ch09-scale): the work per iteration is O(n + m): no dense M,
+ *          Phi_q or Newton matrix any more. Each iteration evaluates each row
+ *          once (Phi and its body blocks, sp_row_phi_blocks) and each body's
+ *          mass block once (sp_body_mass_p, shared with sp_sys_mass); the
+ *          residual is assembled body by body and row by row; the Newton
+ *          matrix's values are written straight into the pattern's values
+ *          through maps from each block to its values (blk7), built once;
+ *          the pattern itself is built from lists by bodies (no N x N mark).
+ *          Full Newton's differences are local: a perturbed body column
+ *          re-evaluates only the rows touching the body and the body's own
+ *          force and force elements (sp_body_own_force, sp_force_add). The
+ *          observer's diagnostics come from the row blocks too. Results are
+ *          bit-identical to the dense assembly's on the tests and on chapter
+ *          09's models (A01, SMD, A02 N = 2, free slider-crank; both kinds,
+ *          both Newtons). The N four-bar (sparse, quasi, BDF2, h = 1e-3; make
+ *          bench CH=09, n-four-bar-N): ~120 us/step at N = 5, ~1.1 ms at
+ *          N = 40 (9x; before: 21x), ~2.1 ms at N = 80; full Newton ~0.5 ms
+ *          at N = 5, ~4 ms at N = 40. At N = 40 about half the time is KLU
+ *          (refactor ~20 %, the solves ~15 %, the refactorisation's checks
+ *          klu_rgrowth and klu_condest ~10 %), about a fifth the row
+ *          evaluations (sp_side_of recomputes a body's A for every row).
+ *   remains:
  *     - hooking this stepper into run.h's driver loop (DESIGN.md: "the BDF of
- *       chapter 09"), chapter 09's story, the model file's "analysis
- *       dynamics", exercise E4; a test of the adaptive run's interpolated
+ *       chapter 09"), exercise E4; a test of the adaptive run's interpolated
  *       outputs on their own (now only through A01's adaptive error).
+ *     - the constant of the row evaluations: each row recomputes its sides'
+ *       A(p) (sp_side_of); a per-iteration cache of each body's A and B
+ *       blocks would cut it. The start's analyses (assembly, velocities:
+ *       dense QR in spatial_analysis.c) are O(n^3) and dominate short runs
+ *       of large models.
  *     - the full Newton matrix's (Phi_q^T lambda)_q and F_q, F_q' are
  *       forward differences of those terms (the analytic (Phi_q^T lambda)_q
  *       needs the K(a, b) blocks of each basic row, and F_q the TSDA's and
  *       the gyroscopic term's derivatives); (M q'')_q is analytic.
- *     - the Newton matrix is built dense ((n + m)^2) and gathered into the
- *       block pattern; for the sparse kind it should be filled block by
- *       block straight into the values array (then the KLU kind of
- *       linsolve.h, another engineer's, pays off for A02 with N = 40).
- *     - the F_q of a variable torque that depends on other bodies'
- *       coordinates falls outside the block pattern and is dropped (Newton
- *       is then not exactly full Newton for such models; it still converges).
+ *     - the F_q of a variable torque is differenced with respect to its own
+ *       body's coordinates only (a torque that depends on other bodies'
+ *       coordinates: Newton is then not exactly full Newton; it still
+ *       converges). Before wip/ch09-scale the dependence on a body that
+ *       happened to share a row with it was kept.
  *     - the quasi-Newton matrix is not reused across steps (the document's
  *       choice); a reuse-until-convergence-slows policy is the next option.
  *     - redundant rows make the KKT matrix singular (MBD_ESINGULAR): the
@@ -44,6 +62,9 @@
  *       analyses' QRPT knows which).
  *     - the error estimate's constants are those of the fixed-step methods
  *       (1/2 and 4/7), also for unequal steps.
+ *     - the Newton test is relative to 1 + |q|_inf: a model far from the
+ *       origin (the N four-bar at N = 80 reaches x = 80) converges in one
+ *       iteration where a small one needs two.
  *
  * The method (the header has the equations). Per step from t_{n-1} to t_n =
  * t_{n-1} + h:
