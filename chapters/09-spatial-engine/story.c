@@ -786,9 +786,113 @@ static int bench_story(void *ctx, mbd_cli_bench_counts *n)
     return ch09_story(b->null, 1, &fail);
 }
 
+/* The IFToMM A02 N four-bar's dynamics (sparse kind, quasi-Newton, BDF2,
+ * h = 1e-3 over 0.2 s): the cost per step as N grows. The model (generated
+ * as --generate n-four-bar writes it), its assembled start and its solved
+ * velocities are prepared once for the process, outside the timing (the
+ * dense analyses of the start take seconds at N = 80); a call is the
+ * dynamics' run alone (the integrator's workspace, its pattern and the
+ * symbolic analysis included), with an observer that only counts. */
+#define CH09_BENCH_NFB 7
+static const int nfb_sizes[CH09_BENCH_NFB] = {1, 2, 5, 10, 20, 40, 80};
+
+typedef struct {
+    int N, ready;
+    ch09_model md;
+    gsl_vector *q, *qd;      /* the consistent start */
+    gsl_vector *qr, *qdr;    /* a run's state */
+    long steps;
+} nfb_case;
+
+static nfb_case nfb[CH09_BENCH_NFB];
+
+static void nfb_free_all(void)
+{
+    for (int k = 0; k < CH09_BENCH_NFB; k++) {
+        if (!nfb[k].ready)
+            continue;
+        gsl_vector_free(nfb[k].q);
+        gsl_vector_free(nfb[k].qd);
+        gsl_vector_free(nfb[k].qr);
+        gsl_vector_free(nfb[k].qdr);
+        ch09_model_free(&nfb[k].md);
+        nfb[k].ready = 0;
+    }
+}
+
+static int nfb_prepare(nfb_case *c, int N)
+{
+    if (c->ready)
+        return GSL_SUCCESS;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (mem == NULL)
+        return GSL_ENOMEM;
+    int st = ch09_write_n_four_bar(mem, N);
+    if (fclose(mem) != 0 && st == GSL_SUCCESS)
+        st = MBD_EIO;
+    mbd_failure fail;
+    if (st == GSL_SUCCESS)
+        st = ch09_model_load_string(&c->md, text, "n-four-bar", &fail);
+    free(text);
+    if (st != GSL_SUCCESS)
+        return st;
+    const size_t n = c->md.n;
+    c->q = gsl_vector_alloc(n);
+    c->qd = gsl_vector_alloc(n);
+    c->qr = gsl_vector_alloc(n);
+    c->qdr = gsl_vector_alloc(n);
+    int *known = calloc(mbd_spatial_n_bodies(c->md.sm), sizeof *known);
+    st = c->q && c->qd && c->qr && c->qdr && known ? GSL_SUCCESS : GSL_ENOMEM;
+    if (st == GSL_SUCCESS)
+        st = ch09_initial(&c->md, c->q, c->qd, known);
+    if (st == GSL_SUCCESS)
+        st = mbd_spatial_assemble(c->md.sm, 0.0, c->q, NULL, NULL);
+    if (st == GSL_SUCCESS)
+        st = ch09_known_velocities(&c->md, c->q, c->qd);
+    if (st == GSL_SUCCESS)
+        st = mbd_spatial_velocity(c->md.sm, 0.0, c->q, c->qd, known, NULL, NULL);
+    free(known);
+    c->N = N;
+    c->ready = 1;   /* nfb_free_all frees what there is */
+    if (st != GSL_SUCCESS)
+        nfb_free_all();
+    return st;
+}
+
+static int nfb_count(const mbd_spatial_model *sm, const mbd_spatial_dynamics_point *pt,
+                     void *user)
+{
+    (void)sm;
+    (void)pt;
+    ((nfb_case *)user)->steps++;
+    return GSL_SUCCESS;
+}
+
+static int bench_nfb(void *ctx, mbd_cli_bench_counts *n)
+{
+    nfb_case *c = ctx;
+    const mbd_spatial_dynamics_options o = {.order = 2, .newton = MBD_SPATIAL_NEWTON_QUASI,
+                                            .h = 1e-3, .linear_solver = MBD_LINSOLVE_SPARSE};
+    mbd_spatial_dynamics *d = mbd_spatial_dynamics_alloc(c->md.sm, &o);
+    if (d == NULL)
+        return GSL_ENOMEM;
+    gsl_vector_memcpy(c->qr, c->q);
+    gsl_vector_memcpy(c->qdr, c->qd);
+    c->steps = 0;
+    int st = mbd_spatial_dynamics_run(d, 0.0, 0.2, 0.0, c->qr, c->qdr, nfb_count, c);
+    n->steps = mbd_spatial_dynamics_stats_get(d)->steps;
+    n->fevals = mbd_spatial_dynamics_stats_get(d)->force_evals;
+    n->outputs = c->steps;
+    mbd_spatial_dynamics_free(d);
+    return st;
+}
+
 /* The driven slider-crank's kinematics (1 s at h = 1e-3) and the driven
  * pendulum's inverse dynamics (4 s at h = 1e-3), each as a whole run of the
- * program (the file read, the run, the summary); and the story. */
+ * program (the file read, the run, the summary); the story; the N four-bar's
+ * dynamics for N = 1 ... 80 (above). */
 int ch09_program_bench(void *ctx, long repeats, mbd_failure *fail)
 {
     (void)ctx;
@@ -807,6 +911,17 @@ int ch09_program_bench(void *ctx, long repeats, mbd_failure *fail)
     if (st == GSL_SUCCESS)
         st = mbd_cli_bench(stdout, "ch09-spatial-engine", "story", "", MBD_CLI_BENCH_WHOLE_RUN,
                            repeats, bench_story, &story);
+    static int registered = 0;
+    if (!registered && atexit(nfb_free_all) == 0)
+        registered = 1;
+    for (int k = 0; st == GSL_SUCCESS && k < CH09_BENCH_NFB; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "n-four-bar-%d", nfb_sizes[k]);
+        st = nfb_prepare(&nfb[k], nfb_sizes[k]);
+        if (st == GSL_SUCCESS)
+            st = mbd_cli_bench(stdout, "ch09-spatial-engine", name, "bdf2-quasi-sparse",
+                               MBD_CLI_BENCH_INTEGRATION, repeats, bench_nfb, &nfb[k]);
+    }
     return st;
 }
 

@@ -248,6 +248,12 @@ void sp_row_blocks(const mbd_spatial_model *sm, size_t k, const gsl_vector *q,
     eval_row(sm, &sm->rows[k], 0.0, q, NULL, EV_JAC, out);   /* no f: cannot fail */
 }
 
+int sp_row_phi_blocks(const mbd_spatial_model *sm, size_t k, double t, const gsl_vector *q,
+                      mbd_spatial_row_eval *out)
+{
+    return eval_row(sm, &sm->rows[k], t, q, NULL, EV_PHI | EV_JAC, out);
+}
+
 /* ------------------------------------------------------------------------ */
 /* The mbd_system callbacks                                                  */
 

@@ -1,7 +1,7 @@
 /* lib/src/spatial_dynamics.c -- BDF dynamics of the spatial engine (spatial.h,
  * "Dynamics"; document 003 Sec. 6.6; guide Sec. 4.6).
  *
- * STATUS (issue 20, first part; branch wip/ch09-dyn)
+ * STATUS (issue 20; branches wip/ch09-dyn, wip/ch09-klu, wip/ch09-scale)
  *   done:  BDF1 and variable-step BDF2 in acceleration form on the index-3
  *          equations, the residual scaled by 1/(beta0^2 h^2); quasi-Newton
  *          (the document's matrix, once per step, refactored) and full Newton;
@@ -9,34 +9,52 @@
  *          coordinate with the largest residual); fixed steps, or steps
  *          controlled by a predictor-corrector error estimate; Hermite dense
  *          output; the consistent start; the observer with the diagnostics;
- *          the counters; one allocation per workspace. Tested by
- *          tests/lib/test_spatial_dynamics.c (9 tests, 0.5 s; clean under
- *          ASan/UBSan). Measured: A01 over 0-20 s against the reduced ODE
- *          (rk8pd): max |dx|, |dy| = 7.7e-4 at h = 1e-3, 2.2e-2 at h = 1e-2
- *          (BDF2, quasi-Newton, 2.0 iterations per step, ~9 us per step;
- *          full Newton ~30 us, its differences cost 2n force calls per
- *          iteration); adaptive rtol 1e-8: 3.3e-4 in 35691 steps. Error
- *          ratios when h halves: 1.95 (BDF1), 4.00 (BDF2).
- *   remains (next session):
- *     - the sparse kind: mbd_spatial_dynamics_alloc() returns NULL with
- *       MBD_LINSOLVE_SPARSE until linsolve_klu.c is written (it returns
- *       GSL_EUNIMPL); the pattern it will get is pattern_build()'s, so far
- *       exercised by the dense kind only.
+ *          the counters; the dense and the sparse (KLU) kinds of linsolve.h.
+ *          Tested by tests/lib/test_spatial_dynamics.c (9 tests, 0.5 s; clean
+ *          under ASan/UBSan). Measured: A01 over 0-20 s against the reduced
+ *          ODE (rk8pd): max |dx|, |dy| = 7.7e-4 at h = 1e-3, 2.2e-2 at h =
+ *          1e-2 (BDF2, quasi-Newton, 2.0 iterations per step); adaptive rtol
+ *          1e-8: 3.3e-4 in 35691 steps. Error ratios when h halves: 1.95
+ *          (BDF1), 4.00 (BDF2).
+ *   done (wip/ch09-scale): the work per iteration is O(n + m): no dense M,
+ *          Phi_q or Newton matrix any more. Each iteration evaluates each row
+ *          once (Phi and its body blocks, sp_row_phi_blocks) and each body's
+ *          mass block once (sp_body_mass_p, shared with sp_sys_mass); the
+ *          residual is assembled body by body and row by row; the Newton
+ *          matrix's values are written straight into the pattern's values
+ *          through maps from each block to its values (blk7), built once;
+ *          the pattern itself is built from lists by bodies (no N x N mark).
+ *          Full Newton's differences are local: a perturbed body column
+ *          re-evaluates only the rows touching the body and the body's own
+ *          force and force elements (sp_body_own_force, sp_force_add). The
+ *          observer's diagnostics come from the row blocks too. Results are
+ *          bit-identical to the dense assembly's on the tests and on chapter
+ *          09's models (A01, SMD, A02 N = 2, free slider-crank; both kinds,
+ *          both Newtons). The N four-bar (sparse, quasi, BDF2, h = 1e-3; make
+ *          bench CH=09, n-four-bar-N): ~120 us/step at N = 5, ~1.1 ms at
+ *          N = 40 (9x; before: 21x), ~2.1 ms at N = 80; full Newton ~0.5 ms
+ *          at N = 5, ~4 ms at N = 40. At N = 40 about half the time is KLU
+ *          (refactor ~20 %, the solves ~15 %, the refactorisation's checks
+ *          klu_rgrowth and klu_condest ~10 %), about a fifth the row
+ *          evaluations (sp_side_of recomputes a body's A for every row).
+ *   remains:
  *     - hooking this stepper into run.h's driver loop (DESIGN.md: "the BDF of
- *       chapter 09"), chapter 09's story, the model file's "analysis
- *       dynamics", exercise E4; a test of the adaptive run's interpolated
+ *       chapter 09"), exercise E4; a test of the adaptive run's interpolated
  *       outputs on their own (now only through A01's adaptive error).
+ *     - the constant of the row evaluations: each row recomputes its sides'
+ *       A(p) (sp_side_of); a per-iteration cache of each body's A and B
+ *       blocks would cut it. The start's analyses (assembly, velocities:
+ *       dense QR in spatial_analysis.c) are O(n^3) and dominate short runs
+ *       of large models.
  *     - the full Newton matrix's (Phi_q^T lambda)_q and F_q, F_q' are
  *       forward differences of those terms (the analytic (Phi_q^T lambda)_q
  *       needs the K(a, b) blocks of each basic row, and F_q the TSDA's and
  *       the gyroscopic term's derivatives); (M q'')_q is analytic.
- *     - the Newton matrix is built dense ((n + m)^2) and gathered into the
- *       block pattern; for the sparse kind it should be filled block by
- *       block straight into the values array (then the KLU kind of
- *       linsolve.h, another engineer's, pays off for A02 with N = 40).
- *     - the F_q of a variable torque that depends on other bodies'
- *       coordinates falls outside the block pattern and is dropped (Newton
- *       is then not exactly full Newton for such models; it still converges).
+ *     - the F_q of a variable torque is differenced with respect to its own
+ *       body's coordinates only (a torque that depends on other bodies'
+ *       coordinates: Newton is then not exactly full Newton; it still
+ *       converges). Before wip/ch09-scale the dependence on a body that
+ *       happened to share a row with it was kept.
  *     - the quasi-Newton matrix is not reused across steps (the document's
  *       choice); a reuse-until-convergence-slows policy is the next option.
  *     - redundant rows make the KKT matrix singular (MBD_ESINGULAR): the
@@ -44,6 +62,9 @@
  *       analyses' QRPT knows which).
  *     - the error estimate's constants are those of the fixed-step methods
  *       (1/2 and 4/7), also for unequal steps.
+ *     - the Newton test is relative to 1 + |q|_inf: a model far from the
+ *       origin (the N four-bar at N = 80 reaches x = 80) converges in one
+ *       iteration where a small one needs two.
  *
  * The method (the header has the equations). Per step from t_{n-1} to t_n =
  * t_{n-1} + h:
@@ -112,27 +133,43 @@
 #include "mbd/spatial.h"
 #include "spatial_impl.h"
 
+/* A 7-row block of the Newton matrix in the pattern's values: at[a] is the
+ * value index of the block's entry (r0 + a, c0); its row a's columns c0 ...
+ * c0 + w - 1 follow at at[a] + e (the pattern holds whole blocks and is
+ * sorted by rows, then columns). */
+typedef struct {
+    size_t at[7];
+} blk7;
+
 struct mbd_spatial_dynamics {
     mbd_spatial_model *sm;
     mbd_spatial_dynamics_options o;
     size_t n, m, N;
-    /* the linear solver and its pattern */
+    /* the linear solver and its pattern (sorted by rows, then columns) */
     mbd_linsolve *ls;
-    size_t nnz, *prow, *pcol;
+    size_t nnz, *prow, *pcol, *rowptr;   /* rowptr: N + 1 */
     double *val;
+    /* where each block's values are */
+    blk7 *mass;                 /* nb: each moving body's 7 x 7 block */
+    size_t (*jac)[2];           /* m: (n + k, c_s), side s's 7 columns of row k */
+    blk7 (*jacT)[2];            /* m: (c_s + a, n + k), its transpose */
+    blk7 (*cpl)[2][2];          /* m, full Newton: (c_s + a, c_t), side s's rows, side t's
+                                 * columns */
+    /* the model's structure by bodies */
     size_t (*rowcol)[2];        /* each row's sides' first columns (SIZE_MAX: none) */
-    size_t *body_of_col;        /* n: the body index of each column */
-    gsl_matrix *K;              /* N x N: the Newton matrix, assembled dense */
-    gsl_matrix *M;              /* n x n */
-    gsl_matrix *Cq;             /* m x n */
-    gsl_vector *F, *F2;         /* n */
+    size_t *brow_ptr, *brow;    /* the rows touching each body (ascending) */
+    size_t *bf_ptr, *bf;        /* the force elements whose F depends on each body's
+                                 * coordinates (full Newton) */
+    /* the rows and the mass at the last evaluated q */
+    mbd_spatial_row_eval *rev;  /* m */
+    double (*Mp)[4][4];         /* nb: each moving body's p block of M */
+    gsl_vector *F, *Fa, *Fb;    /* n; Fa, Fb: the differences' scratch, kept zero */
     gsl_vector *phi, *nu, *gam; /* m */
     gsl_vector *z, *g;          /* N: [q''; lambda], the residual / the correction */
     gsl_vector *q, *qd;         /* n: the step's trial state */
     gsl_vector *q1, *qd1, *qdd1, *lam1;   /* the last accepted step */
     gsl_vector *q2, *qd2;       /* the one before */
     gsl_vector *aq, *av;        /* the BDF combinations */
-    gsl_vector *qx;             /* n: perturbed (differences) */
     gsl_vector *qo, *qdo, *qddo, *lamo;   /* an interpolated output */
     mbd_spatial_dynamics_stats st;
     size_t fac0, refac0;
@@ -183,95 +220,260 @@ static int options_fill(mbd_spatial_dynamics_options *o)
     return GSL_SUCCESS;
 }
 
-/* Marks the block (r0.., c0..) of size nr x nc in the pattern (once) */
-static void mark_block(unsigned char *mark, size_t N, size_t r0, size_t nr, size_t c0, size_t nc)
+/* The value index of the pattern's entry (r, c), SIZE_MAX if it is not in
+ * it (a binary search in row r) */
+static size_t entry_at(const mbd_spatial_dynamics *d, size_t r, size_t c)
 {
-    for (size_t r = r0; r < r0 + nr; r++)
-        for (size_t c = c0; c < c0 + nc; c++)
-            mark[r * N + c] = 1;
+    size_t lo = d->rowptr[r], hi = d->rowptr[r + 1];
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (d->pcol[mid] < c)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < d->rowptr[r + 1] && d->pcol[lo] == c ? lo : SIZE_MAX;
+}
+
+static blk7 block_at(const mbd_spatial_dynamics *d, size_t r0, size_t c0)
+{
+    blk7 b;
+    for (size_t a = 0; a < 7; a++)
+        b.at[a] = entry_at(d, r0 + a, c0);
+    return b;
+}
+
+/* a column block of a pattern row: first column and width */
+typedef struct {
+    size_t c, w;
+} colblk;
+
+static int colblk_cmp(const void *x, const void *y)
+{
+    const colblk *a = x, *b = y;
+    return a->c < b->c ? -1 : a->c > b->c;
+}
+
+/* the first column of force element f's body on side s (0: i, 1: j; a
+ * TSDA's j only), SIZE_MAX when it has none */
+static size_t force_col(const mbd_spatial_model *sm, const sp_force *f, int s)
+{
+    const int b = s == 0 ? f->i : (f->kind == SP_TSDA ? f->j : -1);
+    return b >= 0 && !sm->bodies[b].ground ? sm->bodies[b].col : SIZE_MAX;
 }
 
 /* >> spatial-dynamics-pattern */
-/* The Newton matrix's pattern by blocks: each moving body's 7 x 7 mass
- * block; each row's Jacobian blocks (its sides' 7 columns) and their
- * transposes; for full Newton the 7 x 7 coupling blocks of two bodies that
- * share a row or a TSDA ((Phi_q^T lambda)_q, F_q, F_q'). */
+/* The Newton matrix's pattern by blocks, built from the bodies' lists (no
+ * N x N mark): the rows of a moving body b carry b's 7 x 7 mass block; the
+ * column n + k of each row k touching b (Phi_q^T); for full Newton the 7 x 7
+ * coupling blocks of the bodies that share a row or a TSDA with b ((Phi_q^T
+ * lambda)_q, F_q, F_q'). Row n + k carries its sides' 7 columns. Each
+ * pattern row is sorted by columns; a pass counts, a second fills. Then the
+ * maps from each block to its first values. */
 static int pattern_build(mbd_spatial_dynamics *d)
 {
     const mbd_spatial_model *sm = d->sm;
-    const size_t N = d->N, n = d->n;
-    unsigned char *mark = calloc(N * N, 1);
-    if (mark == NULL)
-        return GSL_ENOMEM;
-    for (size_t b = 0; b < sm->nb; b++)
-        if (!sm->bodies[b].ground)
-            mark_block(mark, N, sm->bodies[b].col, 7, sm->bodies[b].col, 7);
+    const size_t N = d->N, n = d->n, m = d->m, nb = sm->nb;
     const int full = d->o.newton == MBD_SPATIAL_NEWTON_FULL;
-    for (size_t k = 0; k < d->m; k++) {
+    size_t maxl = 1;
+    for (size_t b = 0; b < nb; b++) {
+        const size_t l = 1 + 2 * (d->brow_ptr[b + 1] - d->brow_ptr[b])
+                         + (d->bf_ptr[b + 1] - d->bf_ptr[b]);
+        maxl = l > maxl ? l : maxl;
+    }
+    colblk *cb = malloc(maxl * sizeof *cb);
+    d->rowptr = calloc(N + 1, sizeof *d->rowptr);
+    if (cb == NULL || d->rowptr == NULL) {
+        free(cb);
+        return GSL_ENOMEM;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        size_t e = 0;
+        for (size_t b = 0; b < nb; b++) {
+            if (sm->bodies[b].ground)
+                continue;
+            const size_t c = sm->bodies[b].col;
+            size_t l = 0;
+            cb[l++] = (colblk){c, 7};
+            for (size_t x = d->brow_ptr[b]; x < d->brow_ptr[b + 1]; x++) {
+                const size_t k = d->brow[x];
+                cb[l++] = (colblk){n + k, 1};
+                if (full)
+                    for (int s = 0; s < 2; s++)
+                        if (d->rowcol[k][s] != SIZE_MAX && d->rowcol[k][s] != c)
+                            cb[l++] = (colblk){d->rowcol[k][s], 7};
+            }
+            if (full)
+                for (size_t x = d->bf_ptr[b]; x < d->bf_ptr[b + 1]; x++) {
+                    const sp_force *f = &sm->forces[d->bf[x]];
+                    if (f->kind != SP_TSDA)
+                        continue;
+                    for (int s = 0; s < 2; s++) {
+                        const size_t fc = force_col(sm, f, s);
+                        if (fc != SIZE_MAX && fc != c)
+                            cb[l++] = (colblk){fc, 7};
+                    }
+                }
+            qsort(cb, l, sizeof *cb, colblk_cmp);
+            size_t u = 0;   /* unique */
+            for (size_t x = 0; x < l; x++)
+                if (u == 0 || cb[x].c != cb[u - 1].c)
+                    cb[u++] = cb[x];
+            for (size_t a = 0; a < 7; a++) {
+                if (pass == 1)
+                    e = d->rowptr[c + a];
+                for (size_t x = 0; x < u; x++)
+                    for (size_t w = 0; w < cb[x].w; w++) {
+                        if (pass == 1) {
+                            d->prow[e] = c + a;
+                            d->pcol[e] = cb[x].c + w;
+                        } else {
+                            d->rowptr[c + a + 1]++;
+                        }
+                        e++;
+                    }
+            }
+        }
+        for (size_t k = 0; k < m; k++) {
+            size_t c0 = d->rowcol[k][0], c1 = d->rowcol[k][1];
+            if (c0 > c1) {   /* SIZE_MAX (none) last */
+                const size_t tmp = c0;
+                c0 = c1;
+                c1 = tmp;
+            }
+            const size_t cs[2] = {c0, c1};
+            if (pass == 1)
+                e = d->rowptr[n + k];
+            for (int s = 0; s < 2; s++) {
+                if (cs[s] == SIZE_MAX || (s == 1 && cs[1] == cs[0]))
+                    continue;
+                for (size_t w = 0; w < 7; w++) {
+                    if (pass == 1) {
+                        d->prow[e] = n + k;
+                        d->pcol[e] = cs[s] + w;
+                    } else {
+                        d->rowptr[n + k + 1]++;
+                    }
+                    e++;
+                }
+            }
+        }
+        if (pass == 0) {
+            /* the counts summed into the rows' starts */
+            for (size_t r = 0; r < N; r++)
+                d->rowptr[r + 1] += d->rowptr[r];
+            d->nnz = d->rowptr[N];
+            d->prow = malloc((d->nnz ? d->nnz : 1) * sizeof *d->prow);
+            d->pcol = malloc((d->nnz ? d->nnz : 1) * sizeof *d->pcol);
+            d->val = malloc((d->nnz ? d->nnz : 1) * sizeof *d->val);
+            if (d->prow == NULL || d->pcol == NULL || d->val == NULL) {
+                free(cb);
+                return GSL_ENOMEM;
+            }
+        }
+    }
+    free(cb);
+    /* the maps */
+    d->mass = malloc((nb ? nb : 1) * sizeof *d->mass);
+    d->jac = malloc((m ? m : 1) * sizeof *d->jac);
+    d->jacT = malloc((m ? m : 1) * sizeof *d->jacT);
+    d->cpl = full ? malloc((m ? m : 1) * sizeof *d->cpl) : NULL;
+    if (d->mass == NULL || d->jac == NULL || d->jacT == NULL || (full && d->cpl == NULL))
+        return GSL_ENOMEM;
+    for (size_t b = 0; b < nb; b++)
+        if (!sm->bodies[b].ground)
+            d->mass[b] = block_at(d, sm->bodies[b].col, sm->bodies[b].col);
+    for (size_t k = 0; k < m; k++)
         for (int s = 0; s < 2; s++) {
             const size_t c = d->rowcol[k][s];
             if (c == SIZE_MAX)
                 continue;
-            mark_block(mark, N, n + k, 1, c, 7);
-            mark_block(mark, N, c, 7, n + k, 1);
+            d->jac[k][s] = entry_at(d, n + k, c);
+            d->jacT[k][s] = block_at(d, c, n + k);
+            if (full)
+                for (int t = 0; t < 2; t++)
+                    if (d->rowcol[k][t] != SIZE_MAX)
+                        d->cpl[k][s][t] = block_at(d, c, d->rowcol[k][t]);
         }
-        if (full && d->rowcol[k][0] != SIZE_MAX && d->rowcol[k][1] != SIZE_MAX) {
-            mark_block(mark, N, d->rowcol[k][0], 7, d->rowcol[k][1], 7);
-            mark_block(mark, N, d->rowcol[k][1], 7, d->rowcol[k][0], 7);
-        }
-    }
-    if (full)
-        for (size_t f = 0; f < sm->nf; f++) {
-            const sp_force *fr = &sm->forces[f];
-            if (fr->kind != SP_TSDA || fr->i < 0 || fr->j < 0 || sm->bodies[fr->i].ground
-                || sm->bodies[fr->j].ground)
-                continue;
-            const size_t ci = sm->bodies[fr->i].col, cj = sm->bodies[fr->j].col;
-            mark_block(mark, N, ci, 7, cj, 7);
-            mark_block(mark, N, cj, 7, ci, 7);
-        }
-    size_t nnz = 0;
-    for (size_t e = 0; e < N * N; e++)
-        nnz += mark[e];
-    d->prow = malloc(nnz * sizeof *d->prow);
-    d->pcol = malloc(nnz * sizeof *d->pcol);
-    d->val = malloc(nnz * sizeof *d->val);
-    if (d->prow == NULL || d->pcol == NULL || d->val == NULL) {
-        free(mark);
-        return GSL_ENOMEM;
-    }
-    size_t e = 0;
-    for (size_t r = 0; r < N; r++)
-        for (size_t c = 0; c < N; c++)
-            if (mark[r * N + c]) {
-                d->prow[e] = r;
-                d->pcol[e] = c;
-                e++;
-            }
-    d->nnz = nnz;
-    free(mark);
-    d->ls = mbd_linsolve_alloc(d->o.linear_solver, N, nnz, d->prow, d->pcol);
+    d->ls = mbd_linsolve_alloc(d->o.linear_solver, N, d->nnz, d->prow, d->pcol);
     return d->ls != NULL ? GSL_SUCCESS : GSL_ENOMEM;
 }
 /* << spatial-dynamics-pattern */
+
+/* Lists by bodies (CSR): the rows touching each body, and the force elements
+ * acting on it (the bodies of a force, a torque, a TSDA) */
+static int body_lists(mbd_spatial_dynamics *d)
+{
+    const mbd_spatial_model *sm = d->sm;
+    const size_t nb = sm->nb, m = d->m;
+    size_t *colbody = malloc((d->n ? d->n : 1) * sizeof *colbody);
+    d->brow_ptr = calloc(nb + 1, sizeof *d->brow_ptr);
+    d->bf_ptr = calloc(nb + 1, sizeof *d->bf_ptr);
+    if (colbody == NULL || d->brow_ptr == NULL || d->bf_ptr == NULL) {
+        free(colbody);
+        return GSL_ENOMEM;
+    }
+    for (size_t b = 0; b < nb; b++)
+        if (!sm->bodies[b].ground)
+            for (size_t c = 0; c < 7; c++)
+                colbody[sm->bodies[b].col + c] = b;
+    for (int pass = 0; pass < 2; pass++) {
+        size_t *fill = NULL;
+        if (pass == 1) {
+            for (size_t b = 0; b < nb; b++) {
+                d->brow_ptr[b + 1] += d->brow_ptr[b];
+                d->bf_ptr[b + 1] += d->bf_ptr[b];
+            }
+            d->brow = malloc((d->brow_ptr[nb] ? d->brow_ptr[nb] : 1) * sizeof *d->brow);
+            d->bf = malloc((d->bf_ptr[nb] ? d->bf_ptr[nb] : 1) * sizeof *d->bf);
+            fill = calloc(2 * nb + 1, sizeof *fill);
+            if (d->brow == NULL || d->bf == NULL || fill == NULL) {
+                free(fill);
+                free(colbody);
+                return GSL_ENOMEM;
+            }
+        }
+        for (size_t k = 0; k < m; k++)
+            for (int s = 0; s < 2; s++) {
+                const size_t c = d->rowcol[k][s];
+                if (c == SIZE_MAX || (s == 1 && c == d->rowcol[k][0]))
+                    continue;
+                const size_t b = colbody[c];
+                if (pass == 0)
+                    d->brow_ptr[b + 1]++;
+                else
+                    d->brow[d->brow_ptr[b] + fill[b]++] = k;
+            }
+        for (size_t f = 0; f < sm->nf; f++)
+            for (int s = 0; s < 2; s++) {
+                const size_t c = force_col(sm, &sm->forces[f], s);
+                if (c == SIZE_MAX || (s == 1 && c == force_col(sm, &sm->forces[f], 0)))
+                    continue;
+                const size_t b = colbody[c];
+                if (pass == 0)
+                    d->bf_ptr[b + 1]++;
+                else
+                    d->bf[d->bf_ptr[b] + fill[nb + b]++] = f;
+            }
+        free(fill);
+    }
+    free(colbody);
+    return GSL_SUCCESS;
+}
 
 void mbd_spatial_dynamics_free(mbd_spatial_dynamics *d)
 {
     if (d == NULL)
         return;
     mbd_linsolve_free(d->ls);
-    free(d->prow);
-    free(d->pcol);
-    free(d->val);
-    free(d->rowcol);
-    free(d->body_of_col);
-    gsl_matrix *mats[] = {d->K, d->M, d->Cq};
-    for (size_t k = 0; k < sizeof mats / sizeof mats[0]; k++)
-        if (mats[k] != NULL)
-            gsl_matrix_free(mats[k]);
-    gsl_vector *vecs[] = {d->F,  d->F2,   d->phi, d->nu,  d->gam, d->z,   d->g,    d->q,
-                          d->qd, d->q1,   d->qd1, d->qdd1, d->lam1, d->q2, d->qd2, d->aq,
-                          d->av, d->qx,   d->qo,  d->qdo, d->qddo, d->lamo};
+    void *ptrs[] = {d->prow, d->pcol, d->rowptr, d->val, d->mass, d->jac, d->jacT, d->cpl,
+                    d->rowcol, d->brow_ptr, d->brow, d->bf_ptr, d->bf, d->rev, d->Mp};
+    for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++)
+        free(ptrs[k]);
+    gsl_vector *vecs[] = {d->F,   d->Fa,  d->Fb,   d->phi,  d->nu,  d->gam, d->z,
+                          d->g,   d->q,   d->qd,   d->q1,   d->qd1, d->qdd1, d->lam1,
+                          d->q2,  d->qd2, d->aq,   d->av,   d->qo,  d->qdo, d->qddo,
+                          d->lamo};
     for (size_t k = 0; k < sizeof vecs / sizeof vecs[0]; k++)
         if (vecs[k] != NULL)
             gsl_vector_free(vecs[k]);
@@ -297,9 +499,10 @@ mbd_spatial_dynamics *mbd_spatial_dynamics_alloc(mbd_spatial_model *sm,
     d->n = n;
     d->m = m;
     d->N = N;
-    d->rowcol = malloc(m * sizeof *d->rowcol);
-    d->body_of_col = malloc(n * sizeof *d->body_of_col);
-    int ok = d->rowcol != NULL && d->body_of_col != NULL;
+    d->rowcol = malloc((m ? m : 1) * sizeof *d->rowcol);
+    d->rev = malloc((m ? m : 1) * sizeof *d->rev);
+    d->Mp = malloc((sm->nb ? sm->nb : 1) * sizeof *d->Mp);
+    int ok = d->rowcol != NULL && d->rev != NULL && d->Mp != NULL;
     for (size_t k = 0; ok && k < m; k++) {
         mbd_spatial_row_info info;
         ok = mbd_spatial_row_info_get(sm, k, &info) == GSL_SUCCESS;
@@ -308,16 +511,9 @@ mbd_spatial_dynamics *mbd_spatial_dynamics_alloc(mbd_spatial_model *sm,
             d->rowcol[k][1] = info.col[1];
         }
     }
-    for (size_t b = 0; ok && b < sm->nb; b++)
-        if (!sm->bodies[b].ground)
-            for (size_t c = 0; c < 7; c++)
-                d->body_of_col[sm->bodies[b].col + c] = b;
     if (ok) {
-        d->K = gsl_matrix_alloc(N, N);
-        d->M = gsl_matrix_alloc(n, n);
-        d->Cq = gsl_matrix_alloc(m, n);
-        gsl_vector **vn[] = {&d->F, &d->F2, &d->q,  &d->qd,  &d->q1,  &d->qd1, &d->qdd1,
-                             &d->q2, &d->qd2, &d->aq, &d->av, &d->qx, &d->qo,  &d->qdo,
+        gsl_vector **vn[] = {&d->F,  &d->Fa, &d->Fb, &d->q,  &d->qd,  &d->q1,  &d->qd1,
+                             &d->qdd1, &d->q2, &d->qd2, &d->aq, &d->av, &d->qo, &d->qdo,
                              &d->qddo};
         for (size_t k = 0; k < sizeof vn / sizeof vn[0]; k++)
             *vn[k] = gsl_vector_calloc(n);
@@ -326,12 +522,14 @@ mbd_spatial_dynamics *mbd_spatial_dynamics_alloc(mbd_spatial_model *sm,
             *vm[k] = gsl_vector_calloc(m);
         d->z = gsl_vector_calloc(N);
         d->g = gsl_vector_calloc(N);
-        ok = d->K && d->M && d->Cq && d->z && d->g;
+        ok = d->z && d->g;
         for (size_t k = 0; ok && k < sizeof vn / sizeof vn[0]; k++)
             ok = *vn[k] != NULL;
         for (size_t k = 0; ok && k < sizeof vm / sizeof vm[0]; k++)
             ok = *vm[k] != NULL;
     }
+    if (ok)
+        ok = body_lists(d) == GSL_SUCCESS;
     if (ok)
         ok = pattern_build(d) == GSL_SUCCESS;
     if (!ok) {
@@ -378,38 +576,91 @@ static int force_of(mbd_spatial_dynamics *d, double t, const gsl_vector *q, cons
     return d->sm->sys.force(&d->sm->sys, t, q, qd, F);
 }
 
-/* nu = -Phi_t into v */
-static int nu_of(mbd_spatial_dynamics *d, double t, const gsl_vector *q, gsl_vector *v)
+/* >> spatial-dynamics-eval */
+/* The rows (Phi into d->phi, nu = -Phi_t into d->nu, the body blocks into
+ * d->rev) and each moving body's p block of M at (t, q): one evaluation of
+ * each row and each body, O(n + m) */
+static int eval_at(mbd_spatial_dynamics *d, double t, const gsl_vector *q)
 {
-    const mbd_system *s = &d->sm->sys;
-    if (s->constraint_t == NULL) {
-        gsl_vector_set_zero(v);
-        return GSL_SUCCESS;
+    const mbd_spatial_model *sm = d->sm;
+    for (size_t k = 0; k < d->m; k++) {
+        int st = sp_row_phi_blocks(sm, k, t, q, &d->rev[k]);
+        if (st != GSL_SUCCESS)
+            return st;
+        gsl_vector_set(d->phi, k, d->rev[k].phi);
+        gsl_vector_set(d->nu, k, d->rev[k].nu);
     }
-    int st = s->constraint_t(s, t, q, v);
-    if (st == GSL_SUCCESS)
-        gsl_vector_scale(v, -1.0);
-    return st;
+    for (size_t b = 0; b < sm->nb; b++) {
+        const sp_body *bd = &sm->bodies[b];
+        if (bd->ground)
+            continue;
+        const double *p = gsl_vector_const_ptr(q, bd->col + 3);
+        sp_body_mass_p(bd, p, d->Mp[b]);
+    }
+    return GSL_SUCCESS;
 }
 
-/* K := [M Cq^T; Cq 0] from d->M, d->Cq */
+/* y := Phi_q x - y (x of size n, y of size m) from d->rev's blocks */
+static void jac_mul(const mbd_spatial_dynamics *d, const gsl_vector *x, gsl_vector *y)
+{
+    for (size_t k = 0; k < d->m; k++) {
+        double v = 0.0;
+        for (int s = 0; s < 2; s++) {
+            const size_t c = d->rowcol[k][s];
+            if (c == SIZE_MAX)
+                continue;
+            const double *xc = gsl_vector_const_ptr(x, c);
+            for (int a = 0; a < 3; a++)
+                v += d->rev[k].phi_r[s][a] * xc[a];
+            for (int a = 0; a < 4; a++)
+                v += d->rev[k].phi_p[s][a] * xc[3 + a];
+        }
+        gsl_vector_set(y, k, v - gsl_vector_get(y, k));
+    }
+}
+
+/* The Newton matrix's values from d->rev and d->Mp: [M Phi_q^T; Phi_q 0],
+ * block by block into the pattern's values (the coupling blocks of full
+ * Newton zero) */
 static void kkt_fill(mbd_spatial_dynamics *d)
 {
-    const size_t n = d->n, m = d->m;
-    gsl_matrix_set_zero(d->K);
-    gsl_matrix_view K11 = gsl_matrix_submatrix(d->K, 0, 0, n, n);
-    gsl_matrix_memcpy(&K11.matrix, d->M);
-    gsl_matrix_view K21 = gsl_matrix_submatrix(d->K, n, 0, m, n);
-    gsl_matrix_memcpy(&K21.matrix, d->Cq);
-    gsl_matrix_view K12 = gsl_matrix_submatrix(d->K, 0, n, n, m);
-    gsl_matrix_transpose_memcpy(&K12.matrix, d->Cq);
+    const mbd_spatial_model *sm = d->sm;
+    double *val = d->val;
+    memset(val, 0, d->nnz * sizeof *val);
+    for (size_t b = 0; b < sm->nb; b++) {
+        const sp_body *bd = &sm->bodies[b];
+        if (bd->ground)
+            continue;
+        const blk7 *B = &d->mass[b];
+        for (int a = 0; a < 3; a++)
+            val[B->at[a] + a] = bd->m;
+        for (int a = 0; a < 4; a++)
+            for (int e = 0; e < 4; e++)
+                val[B->at[3 + a] + 3 + e] = d->Mp[b][a][e];
+    }
+    for (size_t k = 0; k < d->m; k++) {
+        const mbd_spatial_row_eval *ev = &d->rev[k];
+        for (int s = 0; s < 2; s++) {
+            if (d->rowcol[k][s] == SIZE_MAX)
+                continue;
+            const size_t j = d->jac[k][s];
+            const blk7 *T = &d->jacT[k][s];
+            for (int a = 0; a < 3; a++) {
+                val[j + a] += ev->phi_r[s][a];
+                val[T->at[a]] += ev->phi_r[s][a];
+            }
+            for (int a = 0; a < 4; a++) {
+                val[j + 3 + a] += ev->phi_p[s][a];
+                val[T->at[3 + a]] += ev->phi_p[s][a];
+            }
+        }
+    }
 }
+/* << spatial-dynamics-eval */
 
-/* gather K's pattern entries and factor (fresh or with the pivots reused) */
+/* factor the values (fresh or with the pivots reused) */
 static int kkt_factor(mbd_spatial_dynamics *d, int fresh)
 {
-    for (size_t e = 0; e < d->nnz; e++)
-        d->val[e] = gsl_matrix_get(d->K, d->prow[e], d->pcol[e]);
     d->st.matrices++;
     return fresh ? mbd_linsolve_factor(d->ls, d->val) : mbd_linsolve_refactor(d->ls, d->val);
 }
@@ -428,9 +679,22 @@ static void t_matrix(const double v[3], double T[4][4])
     }
 }
 
+/* value += v at the pattern's entry (r, c) when it is in it (a force
+ * element's F_q outside the block pattern is dropped) */
+static void val_add(mbd_spatial_dynamics *d, size_t r, size_t c, double v)
+{
+    const size_t e = entry_at(d, r, c);
+    if (e != SIZE_MAX)
+        d->val[e] += v;
+}
+
 /* >> spatial-dynamics-full */
-/* K11 += c2 [(M q'')_q + (Phi_q^T lambda)_q - F_q] - c1 F_q' at (t, q, q'),
- * q'' = z[0..n), lambda = z[n..); d->F holds F(t, q, q') */
+/* The values += c2 [(M q'')_q + (Phi_q^T lambda)_q - F_q] - c1 F_q' at (t,
+ * q, q'), q'' = z[0..n), lambda = z[n..); d->rev holds the rows at q. Every
+ * difference is local: a body column perturbed re-evaluates only the rows
+ * touching the body and the body's own force and force elements, so the
+ * work is O(n) for a model whose bodies have bounded numbers of rows and
+ * forces. */
 static int full_terms(mbd_spatial_dynamics *d, double t, double c2, double c1)
 {
     mbd_spatial_model *sm = d->sm;
@@ -455,6 +719,7 @@ static int full_terms(mbd_spatial_dynamics *d, double t, double c2, double c1)
             for (int a = 0; a < 4; a++)
                 JG[r][a] = bd->J[r][0] * G[0][a] + bd->J[r][1] * G[1][a] + bd->J[r][2] * G[2][a];
         const double ptx = p[0] * x[0] + p[1] * x[1] + p[2] * x[2] + p[3] * x[3];
+        const blk7 *B = &d->mass[b];
         for (int a = 0; a < 4; a++)
             for (int e = 0; e < 4; e++) {
                 double GJGx = 0.0;   /* (G^T J G(x))_{ae} = sum_r JG[r][a] Gx[r][e] */
@@ -462,55 +727,99 @@ static int full_terms(mbd_spatial_dynamics *d, double t, double c2, double c1)
                     GJGx += JG[r][a] * Gx[r][e];
                 double v = 4.0 * (T[a][e] - GJGx);
                 v += bd->kappa * ((a == e ? ptx : 0.0) + p[a] * x[e]);
-                *gsl_matrix_ptr(d->K, c + 3 + a, c + 3 + e) += c2 * v;
+                d->val[B->at[3 + a] + 3 + e] += c2 * v;
             }
     }
-    /* (Phi_q^T lambda)_q: forward differences of that term, by body columns */
-    for (size_t col = 0; col < n; col++) {
-        const size_t b = d->body_of_col[col];
+    /* (Phi_q^T lambda)_q: forward differences of that term, by body columns,
+     * only the rows touching the body re-evaluated (by their blocks) */
+    for (size_t b = 0; b < sm->nb; b++) {
+        if (sm->bodies[b].ground)
+            continue;
         const size_t bc = sm->bodies[b].col;
-        const double q0 = gsl_vector_get(d->q, col);
-        const double del = sqrt(DBL_EPSILON) * fmax(1.0, fabs(q0));
-        for (size_t k = 0; k < d->m; k++) {
-            if (d->rowcol[k][0] != bc && d->rowcol[k][1] != bc)
-                continue;
-            const double lam = gsl_vector_get(d->z, n + k);
-            if (lam == 0.0)
-                continue;
-            mbd_spatial_row_eval e0, e1;
-            sp_row_blocks(sm, k, d->q, &e0);
+        for (size_t j = 0; j < 7; j++) {
+            const size_t col = bc + j;
+            const double q0 = gsl_vector_get(d->q, col);
+            const double del = sqrt(DBL_EPSILON) * fmax(1.0, fabs(q0));
             gsl_vector_set(d->q, col, q0 + del);
-            sp_row_blocks(sm, k, d->q, &e1);
-            gsl_vector_set(d->q, col, q0);
-            for (int s = 0; s < 2; s++) {
-                const size_t c = d->rowcol[k][s];
-                if (c == SIZE_MAX)
+            for (size_t x = d->brow_ptr[b]; x < d->brow_ptr[b + 1]; x++) {
+                const size_t k = d->brow[x];
+                const double lam = gsl_vector_get(d->z, n + k);
+                if (lam == 0.0)
                     continue;
-                for (int a = 0; a < 3; a++)
-                    *gsl_matrix_ptr(d->K, c + a, col)
-                        += c2 * lam * (e1.phi_r[s][a] - e0.phi_r[s][a]) / del;
-                for (int a = 0; a < 4; a++)
-                    *gsl_matrix_ptr(d->K, c + 3 + a, col)
-                        += c2 * lam * (e1.phi_p[s][a] - e0.phi_p[s][a]) / del;
+                const int t_side = d->rowcol[k][0] == bc ? 0 : 1;
+                const mbd_spatial_row_eval *e0 = &d->rev[k];
+                mbd_spatial_row_eval e1;
+                sp_row_blocks(sm, k, d->q, &e1);
+                for (int s = 0; s < 2; s++) {
+                    if (d->rowcol[k][s] == SIZE_MAX)
+                        continue;
+                    const blk7 *B = &d->cpl[k][s][t_side];
+                    for (int a = 0; a < 3; a++)
+                        d->val[B->at[a] + j] += c2 * lam * (e1.phi_r[s][a] - e0->phi_r[s][a]) / del;
+                    for (int a = 0; a < 4; a++)
+                        d->val[B->at[3 + a] + j]
+                            += c2 * lam * (e1.phi_p[s][a] - e0->phi_p[s][a]) / del;
+                }
             }
+            gsl_vector_set(d->q, col, q0);
         }
     }
-    /* F_q and F_q': forward differences of F */
+    /* F_q and F_q': forward differences of the body's own force and of the
+     * force elements acting on it, each into d->Fa (perturbed) and d->Fb
+     * (not), whose touched entries are zeroed again after use */
     for (int which = 0; which < 2; which++) {
-        gsl_vector *x = which == 0 ? d->q : d->qd;
+        gsl_vector *xv = which == 0 ? d->q : d->qd;
         const double cf = which == 0 ? c2 : c1;
-        for (size_t col = 0; col < n; col++) {
-            const double x0 = gsl_vector_get(x, col);
-            const double del = sqrt(DBL_EPSILON) * fmax(1.0, fabs(x0));
-            gsl_vector_set(x, col, x0 + del);
-            int st = force_of(d, t, d->q, d->qd, d->F2);
-            gsl_vector_set(x, col, x0);
-            if (st != GSL_SUCCESS)
-                return st;
-            for (size_t i = 0; i < n; i++) {
-                const double dF = (gsl_vector_get(d->F2, i) - gsl_vector_get(d->F, i)) / del;
-                if (dF != 0.0)
-                    *gsl_matrix_ptr(d->K, i, col) -= cf * dF;
+        for (size_t b = 0; b < sm->nb; b++) {
+            const sp_body *bd = &sm->bodies[b];
+            if (bd->ground)
+                continue;
+            const size_t bc = bd->col;
+            double F0[7];
+            sp_body_own_force(sm, bd, gsl_vector_const_ptr(d->q, bc + 3),
+                              gsl_vector_const_ptr(d->qd, bc + 3), F0);
+            for (size_t j = 0; j < 7; j++) {
+                const size_t col = bc + j;
+                const double x0 = gsl_vector_get(xv, col);
+                const double del = sqrt(DBL_EPSILON) * fmax(1.0, fabs(x0));
+                gsl_vector_set(xv, col, x0 + del);
+                double F1[7];
+                sp_body_own_force(sm, bd, gsl_vector_const_ptr(d->q, bc + 3),
+                                  gsl_vector_const_ptr(d->qd, bc + 3), F1);
+                int st = GSL_SUCCESS;
+                for (size_t x = d->bf_ptr[b]; st == GSL_SUCCESS && x < d->bf_ptr[b + 1]; x++)
+                    st = sp_force_add(sm, d->bf[x], t, d->q, d->qd, d->Fa);
+                gsl_vector_set(xv, col, x0);
+                for (size_t x = d->bf_ptr[b]; st == GSL_SUCCESS && x < d->bf_ptr[b + 1]; x++)
+                    st = sp_force_add(sm, d->bf[x], t, d->q, d->qd, d->Fb);
+                const blk7 *B = &d->mass[b];
+                for (int a = 0; a < 7; a++) {
+                    const double dF = (F1[a] - F0[a]) / del;
+                    if (dF != 0.0)
+                        d->val[B->at[a] + j] -= cf * dF;
+                }
+                /* the elements' entries: their bodies' 7 rows each */
+                for (size_t x = d->bf_ptr[b]; x < d->bf_ptr[b + 1]; x++) {
+                    const sp_force *f = &sm->forces[d->bf[x]];
+                    for (int s = 0; s < 2; s++) {
+                        const size_t fc = force_col(sm, f, s);
+                        if (fc == SIZE_MAX)
+                            continue;
+                        for (size_t a = 0; a < 7; a++) {
+                            const double fa = gsl_vector_get(d->Fa, fc + a);
+                            const double fb = gsl_vector_get(d->Fb, fc + a);
+                            if (fa == 0.0 && fb == 0.0)
+                                continue;   /* done (a body shared by two elements) */
+                            const double dF = (fa - fb) / del;
+                            if (st == GSL_SUCCESS && dF != 0.0)
+                                val_add(d, fc + a, col, -cf * dF);
+                            gsl_vector_set(d->Fa, fc + a, 0.0);
+                            gsl_vector_set(d->Fb, fc + a, 0.0);
+                        }
+                    }
+                }
+                if (st != GSL_SUCCESS)
+                    return st;
             }
         }
     }
@@ -534,11 +843,7 @@ int mbd_spatial_dynamics_start(mbd_spatial_dynamics *d, double t, const gsl_vect
     mbd_failure_clear(&sm->last);
     gsl_vector_memcpy(d->q, q);
     gsl_vector_memcpy(d->qd, qd);
-    int st = s->constraint(s, t, d->q, d->phi);
-    if (st == GSL_SUCCESS)
-        st = s->jacobian(s, t, d->q, d->Cq);
-    if (st == GSL_SUCCESS)
-        st = nu_of(d, t, d->q, d->nu);
+    int st = eval_at(d, t, d->q);
     if (st != GSL_SUCCESS)
         return mbd_failure_set(&sm->last, st, t, "dynamics: the constraints could not be "
                                "evaluated at the start (%s)", mbd_strerror(st));
@@ -548,17 +853,15 @@ int mbd_spatial_dynamics_start(mbd_spatial_dynamics *d, double t, const gsl_vect
         return mbd_failure_set(&sm->last, MBD_EINPUT, t,
                                "dynamics: the start is not consistent: |Phi|_inf = %.3g at row "
                                "'%s' (assemble first)", r, sm->rows[worst].name);
-    /* Phi_q q' - nu */
-    gsl_blas_dgemv(CblasNoTrans, 1.0, d->Cq, d->qd, -1.0, d->nu);
+    /* Phi_q q' - nu into d->nu */
+    jac_mul(d, d->qd, d->nu);
     r = inf_norm(d->nu, &worst);
     if (!(r <= d->o.consistency))
         return mbd_failure_set(&sm->last, MBD_EINPUT, t,
                                "dynamics: the start is not consistent: |Phi_q q' - nu|_inf = "
                                "%.3g at row '%s' (solve the velocities first)",
                                r, sm->rows[worst].name);
-    st = s->mass(s, t, d->q, d->M);
-    if (st == GSL_SUCCESS)
-        st = force_of(d, t, d->q, d->qd, d->F);
+    st = force_of(d, t, d->q, d->qd, d->F);
     if (st == GSL_SUCCESS)
         st = s->gamma(s, t, d->q, d->qd, d->gam);
     if (st != GSL_SUCCESS)
@@ -612,32 +915,55 @@ static void bdf_map(mbd_spatial_dynamics *d, double h, double beta)
     }
 }
 
-/* g = [M q'' + Cq^T lambda - F; Phi / (beta h)^2], with M, Cq, F, phi left in d */
+/* >> spatial-dynamics-residual */
+/* g = [M q'' + Phi_q^T lambda - F; Phi / (beta h)^2] body by body and row by
+ * row, with F, the rows (d->phi, d->rev) and the mass blocks (d->Mp) left in
+ * d for the Newton matrix */
 static int residual(mbd_spatial_dynamics *d, double t, double h, double beta)
 {
-    const mbd_system *s = &d->sm->sys;
+    const mbd_spatial_model *sm = d->sm;
     const size_t n = d->n, m = d->m;
     bdf_map(d, h, beta);
-    int st = s->mass(s, t, d->q, d->M);
+    int st = force_of(d, t, d->q, d->qd, d->F);
     if (st == GSL_SUCCESS)
-        st = force_of(d, t, d->q, d->qd, d->F);
-    if (st == GSL_SUCCESS)
-        st = s->jacobian(s, t, d->q, d->Cq);
-    if (st == GSL_SUCCESS)
-        st = s->constraint(s, t, d->q, d->phi);
+        st = eval_at(d, t, d->q);
     if (st != GSL_SUCCESS)
         return st;
-    gsl_vector_view qdd = gsl_vector_subvector(d->z, 0, n);
-    gsl_vector_view lam = gsl_vector_subvector(d->z, n, m);
-    gsl_vector_view g1 = gsl_vector_subvector(d->g, 0, n);
-    gsl_vector_view g2 = gsl_vector_subvector(d->g, n, m);
-    gsl_vector_memcpy(&g1.vector, d->F);
-    gsl_blas_dgemv(CblasNoTrans, 1.0, d->M, &qdd.vector, -1.0, &g1.vector);
-    gsl_blas_dgemv(CblasTrans, 1.0, d->Cq, &lam.vector, 1.0, &g1.vector);
-    gsl_vector_memcpy(&g2.vector, d->phi);
-    gsl_vector_scale(&g2.vector, 1.0 / (beta * beta * h * h));
+    const double *qdd = d->z->data, *lam = d->z->data + n;
+    double *g = d->g->data;
+    /* M q'' - F, each body's 7 rows */
+    for (size_t b = 0; b < sm->nb; b++) {
+        const sp_body *bd = &sm->bodies[b];
+        if (bd->ground)
+            continue;
+        const size_t c = bd->col;
+        for (int a = 0; a < 3; a++)
+            g[c + a] = bd->m * qdd[c + a] - gsl_vector_get(d->F, c + a);
+        for (int a = 0; a < 4; a++) {
+            double v = 0.0;
+            for (int e = 0; e < 4; e++)
+                v += d->Mp[b][a][e] * qdd[c + 3 + e];
+            g[c + 3 + a] = v - gsl_vector_get(d->F, c + 3 + a);
+        }
+    }
+    /* + Phi_q^T lambda, each row's blocks; Phi / (beta h)^2 */
+    const double sc = 1.0 / (beta * beta * h * h);
+    for (size_t k = 0; k < m; k++) {
+        const mbd_spatial_row_eval *ev = &d->rev[k];
+        for (int s = 0; s < 2; s++) {
+            const size_t c = d->rowcol[k][s];
+            if (c == SIZE_MAX)
+                continue;
+            for (int a = 0; a < 3; a++)
+                g[c + a] += ev->phi_r[s][a] * lam[k];
+            for (int a = 0; a < 4; a++)
+                g[c + 3 + a] += ev->phi_p[s][a] * lam[k];
+        }
+        g[n + k] = ev->phi * sc;
+    }
     return GSL_SUCCESS;
 }
+/* << spatial-dynamics-residual */
 
 /* >> spatial-dynamics-newton */
 /* Newton for the step to t = t_{n-1} + h at the order in si; d->z holds the
@@ -657,7 +983,7 @@ static int newton(mbd_spatial_dynamics *d, double t, step_info *si, int *first_f
         if (st != GSL_SUCCESS)
             return st;
         if (it == 0 || full) {
-            kkt_fill(d);
+            kkt_fill(d);   /* from the residual's rows and mass blocks */
             if (full) {
                 st = full_terms(d, t, beta * beta * h * h, beta * h);
                 if (st != GSL_SUCCESS)
@@ -765,17 +1091,13 @@ static int observe(mbd_spatial_dynamics *d, double t, const gsl_vector *q, const
         pt.h = si->h;
         pt.error = si->error;
     }
-    /* the diagnostics use d->phi, d->nu, d->Cq, free between steps */
-    int st = s->constraint(s, t, q, d->phi);
-    if (st == GSL_SUCCESS)
-        st = s->jacobian(s, t, q, d->Cq);
-    if (st == GSL_SUCCESS)
-        st = nu_of(d, t, q, d->nu);
+    /* the diagnostics use d->phi, d->nu, d->rev, d->Mp, free between steps */
+    int st = eval_at(d, t, q);
     if (st != GSL_SUCCESS)
         return mbd_failure_set(&sm->last, st, t, "dynamics: the diagnostics failed (%s)",
                                mbd_strerror(st));
     pt.phi_norm = gsl_blas_dnrm2(d->phi);
-    gsl_blas_dgemv(CblasNoTrans, 1.0, d->Cq, qd, -1.0, d->nu);
+    jac_mul(d, qd, d->nu);
     pt.velocity_drift = gsl_blas_dnrm2(d->nu);
     double en = 0.0;
     for (size_t b = 0; b < sm->nb; b++) {

@@ -12,6 +12,20 @@
 /* >> spatial-mass */
 /* M_b = blockdiag(m I_3, 4 G^T J_bar G + kappa p p^T) (kappa = 0 unless a
  * mass shift was asked for; see spatial.h) */
+void sp_body_mass_p(const sp_body *bd, const double p[4], double Mp[4][4])
+{
+    double G[3][4], JG[3][4];
+    mbd_spatial_ep_G(p, G);
+    for (int r = 0; r < 3; r++)
+        for (int x = 0; x < 4; x++)
+            JG[r][x] = bd->J[r][0] * G[0][x] + bd->J[r][1] * G[1][x] + bd->J[r][2] * G[2][x];
+    for (int a = 0; a < 4; a++)
+        for (int x = 0; x < 4; x++) {
+            double v = 4.0 * (G[0][a] * JG[0][x] + G[1][a] * JG[1][x] + G[2][a] * JG[2][x]);
+            Mp[a][x] = v + bd->kappa * p[a] * p[x];
+        }
+}
+
 int sp_sys_mass(const mbd_system *s, double t, const gsl_vector *q, gsl_matrix *M)
 {
     (void)t;
@@ -26,16 +40,11 @@ int sp_sys_mass(const mbd_system *s, double t, const gsl_vector *q, gsl_matrix *
         const size_t c = bd->col;
         for (int k = 0; k < 3; k++)
             gsl_matrix_set(M, c + k, c + k, bd->m);
-        double G[3][4], JG[3][4];
-        mbd_spatial_ep_G(z.p, G);
-        for (int r = 0; r < 3; r++)
-            for (int x = 0; x < 4; x++)
-                JG[r][x] = bd->J[r][0] * G[0][x] + bd->J[r][1] * G[1][x] + bd->J[r][2] * G[2][x];
+        double Mp[4][4];
+        sp_body_mass_p(bd, z.p, Mp);
         for (int a = 0; a < 4; a++)
-            for (int x = 0; x < 4; x++) {
-                double v = 4.0 * (G[0][a] * JG[0][x] + G[1][a] * JG[1][x] + G[2][a] * JG[2][x]);
-                gsl_matrix_set(M, c + 3 + a, c + 3 + x, v + bd->kappa * z.p[a] * z.p[x]);
-            }
+            for (int x = 0; x < 4; x++)
+                gsl_matrix_set(M, c + 3 + a, c + 3 + x, Mp[a][x]);
     }
     return GSL_SUCCESS;
 }
@@ -125,6 +134,70 @@ static int tsda_force(const mbd_spatial_model *sm, const sp_force *f, double t,
 /* << spatial-tsda */
 
 /* >> spatial-force */
+/* The weight at the centre of mass on r; on p 8 G(p')^T J_bar G(p') p -
+ * kappa p (p'^T p'): the quadratic velocity term of the r-p form (Haug eq.
+ * 11.1.27), and the mass shift's */
+void sp_body_own_force(const mbd_spatial_model *sm, const sp_body *bd, const double p[4],
+                       const double pd[4], double F[7])
+{
+    for (int k = 0; k < 3; k++)
+        F[k] = bd->m * sm->g[k];
+    double Gd[3][4], w[3], Jw[3], Qp[4];
+    mbd_spatial_ep_G(pd, Gd);
+    sp_mul34(Gd, p, w);
+    sp_matvec3(&bd->J[0][0], w, Jw);
+    sp_mul34T(Gd, Jw, Qp);
+    const double pdpd = pd[0] * pd[0] + pd[1] * pd[1] + pd[2] * pd[2] + pd[3] * pd[3];
+    for (int k = 0; k < 4; k++)
+        F[3 + k] = 8.0 * Qp[k] - bd->kappa * p[k] * pdpd;
+}
+
+int sp_force_add(const mbd_spatial_model *sm, size_t k, double t, const gsl_vector *q,
+                 const gsl_vector *qd, gsl_vector *F)
+{
+    const sp_force *f = &sm->forces[k];
+    sp_side z, zj;
+    double v[3];
+    switch (f->kind) {
+    case SP_FORCE:
+        sp_side_of(sm, f->i, q, NULL, &z);
+        if (f->frame == MBD_SPATIAL_BODY)
+            sp_matvec3(&z.A[0][0], f->v, v);          /* turns with the body */
+        else
+            memcpy(v, f->v, sizeof v);
+        apply_force(F, &z, f->sp, v);
+        break;
+    case SP_TORQUE:
+    case SP_VTORQUE:
+        sp_side_of(sm, f->i, q, NULL, &z);
+        if (f->kind == SP_VTORQUE) {
+            int st = f->torque(sm, t, q, qd, v, f->user);
+            if (st != GSL_SUCCESS)
+                return st;
+            if (!(isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2])))
+                return MBD_ENONFINITE;
+        } else {
+            memcpy(v, f->v, sizeof v);
+        }
+        if (f->frame == MBD_SPATIAL_GLOBAL)
+            sp_matTvec3(&z.A[0][0], v, v);             /* n_bar = A^T n */
+        apply_torque(F, &z, v);
+        break;
+    case SP_TSDA: {
+        double Fi[3], Fj[3];
+        int st = tsda_force(sm, f, t, q, qd, &z, &zj, Fi, NULL);
+        if (st != GSL_SUCCESS)
+            return st;
+        for (int x = 0; x < 3; x++)
+            Fj[x] = -Fi[x];
+        apply_force(F, &z, f->sp, Fi);
+        apply_force(F, &zj, f->sq, Fj);
+        break;
+    }
+    }
+    return GSL_SUCCESS;
+}
+
 int sp_sys_force(const mbd_system *s, double t, const gsl_vector *q, const gsl_vector *qd,
                  gsl_vector *F)
 {
@@ -136,63 +209,15 @@ int sp_sys_force(const mbd_system *s, double t, const gsl_vector *q, const gsl_v
             continue;
         sp_side z;
         sp_side_of(sm, (int)b, q, qd, &z);
-        const size_t c = bd->col;
-        /* the weight at the centre of mass */
-        for (int k = 0; k < 3; k++)
-            gsl_vector_set(F, c + k, bd->m * sm->g[k]);
-        /* 8 G(p')^T J_bar G(p') p - kappa p (p'^T p'): the quadratic velocity
-         * term of the r-p form (Haug eq. 11.1.27), and the mass shift's */
-        double Gd[3][4], w[3], Jw[3], Qp[4];
-        mbd_spatial_ep_G(z.pd, Gd);
-        sp_mul34(Gd, z.p, w);
-        sp_matvec3(&bd->J[0][0], w, Jw);
-        sp_mul34T(Gd, Jw, Qp);
-        const double pdpd = z.pd[0] * z.pd[0] + z.pd[1] * z.pd[1] + z.pd[2] * z.pd[2]
-                            + z.pd[3] * z.pd[3];
-        for (int k = 0; k < 4; k++)
-            gsl_vector_set(F, c + 3 + k, 8.0 * Qp[k] - bd->kappa * z.p[k] * pdpd);
+        double Fb[7];
+        sp_body_own_force(sm, bd, z.p, z.pd, Fb);
+        for (int k = 0; k < 7; k++)
+            gsl_vector_set(F, bd->col + k, Fb[k]);
     }
     for (size_t k = 0; k < sm->nf; k++) {
-        const sp_force *f = &sm->forces[k];
-        sp_side z, zj;
-        double v[3];
-        switch (f->kind) {
-        case SP_FORCE:
-            sp_side_of(sm, f->i, q, NULL, &z);
-            if (f->frame == MBD_SPATIAL_BODY)
-                sp_matvec3(&z.A[0][0], f->v, v);          /* turns with the body */
-            else
-                memcpy(v, f->v, sizeof v);
-            apply_force(F, &z, f->sp, v);
-            break;
-        case SP_TORQUE:
-        case SP_VTORQUE:
-            sp_side_of(sm, f->i, q, NULL, &z);
-            if (f->kind == SP_VTORQUE) {
-                int st = f->torque(sm, t, q, qd, v, f->user);
-                if (st != GSL_SUCCESS)
-                    return st;
-                if (!(isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2])))
-                    return MBD_ENONFINITE;
-            } else {
-                memcpy(v, f->v, sizeof v);
-            }
-            if (f->frame == MBD_SPATIAL_GLOBAL)
-                sp_matTvec3(&z.A[0][0], v, v);             /* n_bar = A^T n */
-            apply_torque(F, &z, v);
-            break;
-        case SP_TSDA: {
-            double Fi[3], Fj[3];
-            int st = tsda_force(sm, f, t, q, qd, &z, &zj, Fi, NULL);
-            if (st != GSL_SUCCESS)
-                return st;
-            for (int x = 0; x < 3; x++)
-                Fj[x] = -Fi[x];
-            apply_force(F, &z, f->sp, Fi);
-            apply_force(F, &zj, f->sq, Fj);
-            break;
-        }
-        }
+        int st = sp_force_add(sm, k, t, q, qd, F);
+        if (st != GSL_SUCCESS)
+            return st;
     }
     return GSL_SUCCESS;
 }

@@ -140,6 +140,22 @@ int sp_sys_energy(const mbd_system *s, double t, const gsl_vector *q, const gsl_
 /* row k's body blocks only (f is not evaluated; spatial_constraints.c) */
 void sp_row_blocks(const mbd_spatial_model *sm, size_t k, const gsl_vector *q,
                    mbd_spatial_row_eval *out);
+/* row k's Phi (f evaluated at t) and body blocks in one evaluation; nu = f'
+ * (gamma is not computed); the status of f */
+int sp_row_phi_blocks(const mbd_spatial_model *sm, size_t k, double t, const gsl_vector *q,
+                      mbd_spatial_row_eval *out);
+
+/* The per-body pieces of the mass and the forces (spatial_forces.c), which
+ * sp_sys_mass and sp_sys_force assemble and the dynamics use block by block:
+ * a body's p block of M, 4 G^T J_bar G + kappa p p^T (its r block is m I_3);
+ * a body's own generalized force (the weight on r, the quadratic velocity
+ * term and the mass shift's on p) at its p, p'; force element k's
+ * generalized force added into F (only its bodies' entries are touched). */
+void sp_body_mass_p(const sp_body *bd, const double p[4], double Mp[4][4]);
+void sp_body_own_force(const mbd_spatial_model *sm, const sp_body *bd, const double p[4],
+                       const double pd[4], double F[7]);
+int sp_force_add(const mbd_spatial_model *sm, size_t k, double t, const gsl_vector *q,
+                 const gsl_vector *qd, gsl_vector *F);
 
 /* the analyses' workspace (spatial_analysis.c) */
 int sp_work_alloc(sp_work *w, size_t n, size_t m);

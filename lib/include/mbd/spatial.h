@@ -722,7 +722,9 @@ typedef struct {
     size_t matrices;           /* Newton matrices evaluated */
     size_t factorisations;     /* fresh (pivots chosen) */
     size_t refactorisations;   /* with the pivot order reused */
-    size_t force_evals;        /* F(t, q, q') calls, finite differences included */
+    size_t force_evals;        /* F(t, q, q') evaluations of the whole vector (full
+                                * Newton's differences evaluate one body's terms at a
+                                * time and are not counted) */
     double h_min, h_max;       /* the smallest and largest accepted step */
 } mbd_spatial_dynamics_stats;
 
