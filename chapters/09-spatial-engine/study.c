@@ -71,6 +71,10 @@ static int record(const mbd_spatial_model *sm, double t, const gsl_vector *q,
     ch09_run *r = c->r;
     const mbd_model_desc *d = c->md->desc;
     const mbd_system *sys = mbd_spatial_system(sm);
+    if (r->rows >= CH09_MAX_STEPS + 1)   /* an adaptive run that records every step */
+        return mbd_failure_set(&r->fail, MBD_ESTEPLIMIT, t,
+                               "more than %d outputs (every step of an adaptive run is one: "
+                               "give --dt-out)", CH09_MAX_STEPS);
     int st = grow(r);
     if (st != GSL_SUCCESS)
         return st;
