@@ -1463,6 +1463,73 @@ static void n_four_bar_generated(void)
     }
 }
 
+/* Dynamics of the N four-bar (A02) against its one-degree-of-freedom
+ * equation (reference.c, rk8pd at 1e-13): B0 over 0-5 s with BDF2 at
+ * h = 5e-4, N = 2 with the dense solver and N = 5 with the sparse one,
+ * through the horizontal position (near t = 0.7 s) where the degrees of
+ * freedom jump from 1 to N + 1; and the two solvers agree on N = 2. */
+static void n_four_bar_dynamics(void)
+{
+    static const struct {
+        int N;
+        mbd_linsolve_kind kind;
+    } cases[] = {{2, MBD_LINSOLVE_DENSE}, {5, MBD_LINSOLVE_SPARSE}};
+    double b0_end[2] = {0, 0};
+    for (size_t c = 0; c < 2; c++) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&text, &len);
+        REQUIRE_STATUS(ch09_write_n_four_bar(mem, cases[c].N), GSL_SUCCESS);
+        fclose(mem);
+        ch09_model md;
+        mbd_failure fail;
+        mbd_failure_clear(&fail);
+        int st = ch09_model_load_string(&md, text, "a02.yaml", &fail);
+        free(text);
+        CHECK_MSG(st == GSL_SUCCESS, "%s", fail.cause);
+        if (st != GSL_SUCCESS)
+            continue;
+        ch09_spec spec;
+        ch09_run r;
+        ch09_run_init(&r);
+        REQUIRE_STATUS(ch09_spec_of_model(&md, &spec, &fail), GSL_SUCCESS);
+        CU_ASSERT_EQUAL(spec.analysis, CH09_DYNAMICS);
+        spec.t_end = 5.0;
+        spec.h = 5e-4;
+        spec.dt_out = 0.05;
+        spec.linear_solver = cases[c].kind;
+        REQUIRE_STATUS(ch09_run_spec(&md, &spec, &r), GSL_SUCCESS);
+        CHECK_MSG(r.status == GSL_SUCCESS, "N = %d: %s", cases[c].N, r.fail.cause);
+        CHECK_MSG(r.rows == 101, "N = %d: %zu outputs", cases[c].N, r.rows);
+        double *rx = malloc(r.rows * sizeof *rx), *ry = malloc(r.rows * sizeof *ry), err = 0.0;
+        REQUIRE_STATUS(ch09_benchmark_reduced(CH09_A02, cases[c].N, r.t, r.rows, rx, ry),
+                       GSL_SUCCESS);
+        for (size_t k = 0; k < r.rows; k++)
+            err = fmax(err, fmax(fabs(r.points[3 * k] - rx[k]), fabs(r.points[3 * k + 1] - ry[k])));
+        CHECK_MSG(err <= 1e-3, "N = %d: B0 is %.3g from the reduced equation", cases[c].N, err);
+        /* it did pass the horizontal: B0's y went below 0 */
+        double ymin = 1.0;
+        for (size_t k = 0; k < r.rows; k++)
+            ymin = fmin(ymin, r.points[3 * k + 1]);
+        CHECK_MSG(ymin < -0.9, "N = %d: B0 never went down (y >= %g)", cases[c].N, ymin);
+        CHECK_MSG(r.max_euler_norm <= 1e-12, "N = %d: |p^T p - 1| up to %.3g", cases[c].N,
+                  r.max_euler_norm);
+        b0_end[c] = r.points[3 * (r.rows - 1)];
+        ch09_run_free(&r);
+        /* N = 2 again with the other solver: the same numbers */
+        if (c == 0) {
+            spec.linear_solver = MBD_LINSOLVE_SPARSE;
+            ch09_run_init(&r);
+            REQUIRE_STATUS(ch09_run_spec(&md, &spec, &r), GSL_SUCCESS);
+            CHECK_MSG(r.status == GSL_SUCCESS && r.rows == 101, "sparse N = 2: %s", r.fail.cause);
+            if (r.rows == 101)
+                CHECK_CLOSE(r.points[3 * 100], b0_end[0], 1e-9);
+            ch09_run_free(&r);
+        }
+        ch09_model_free(&md);
+    }
+}
+
 static CU_TestInfo tests[] = {
     {"closed forms of reference.c by differences", closed_forms_by_differences},
     {"slider-crank: x, x', x'' against x(theta), t0 = 0, h = 1e-3", slider_crank_from_zero},
@@ -1487,6 +1554,8 @@ static CU_TestInfo tests[] = {
     {"story", story_runs},
     {"benchmark files against the reduced equations", benchmark_files_are_the_reduced_equations},
     {"--generate n-four-bar: files, rows, dof, initial energy", n_four_bar_generated},
+    {"dynamics: A02 N = 2 (dense, sparse) and N = 5 (sparse) vs the reduced equation",
+     n_four_bar_dynamics},
     CU_TEST_INFO_NULL,
 };
 
