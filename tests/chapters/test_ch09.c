@@ -1506,6 +1506,8 @@ static void n_four_bar_dynamics(void)
                        GSL_SUCCESS);
         for (size_t k = 0; k < r.rows; k++)
             err = fmax(err, fmax(fabs(r.points[3 * k] - rx[k]), fabs(r.points[3 * k + 1] - ry[k])));
+        free(rx);
+        free(ry);
         CHECK_MSG(err <= 1e-3, "N = %d: B0 is %.3g from the reduced equation", cases[c].N, err);
         /* it did pass the horizontal: B0's y went below 0 */
         double ymin = 1.0;
