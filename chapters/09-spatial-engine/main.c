@@ -38,13 +38,9 @@ int main(int argc, char **argv)
         "the IFToMM A02 N four-bar (--n N four-bars) as a model file", NULL};
     mbd_cli_choice gens[2];
     mbd_cli_choices(generators, generator_descriptions, gens, 2);
-    mbd_cli_choice analyses[5], integrators[3], newtons[3], solvers[3];
+    mbd_cli_choice analyses[5], integrators[8], newtons[3], solvers[3];
     mbd_cli_choices(ch09_analysis_names, ch09_analysis_descriptions, analyses, 5);
-    static const char *const integrator_names[] = {"bdf1", "bdf2", NULL};
-    static const char *const integrator_descriptions[] = {
-        "BDF of order 1 (implicit Euler) on the index-3 equations",
-        "BDF of order 2 (the document's)", NULL};
-    mbd_cli_choices(integrator_names, integrator_descriptions, integrators, 3);
+    mbd_cli_choices(ch09_integrator_names, ch09_integrator_descriptions, integrators, 8);
     static const char *const newton_names[] = {"quasi", "full", NULL};
     static const char *const newton_descriptions[] = {
         "the matrix [M Phi_q^T; Phi_q 0] once per step (the document's)",
@@ -95,10 +91,12 @@ int main(int argc, char **argv)
                  "linear_solver, steps, rejected, newton_iterations, max_euler_norm_error,\n"
                  "max_velocity_drift, status. With --reactions and a file without an analysis,\n"
                  "a fully driven model gets inverse dynamics.\n"
-                 "Dynamics: --integrator bdf1|bdf2 (default the file's, else bdf2), --newton,\n"
-                 "--linear-solver, --h (the fixed step, or the first of an adaptive run),\n"
-                 "--rtol/--atol (an adaptive step), --dt-out (outputs by the step's cubic\n"
-                 "interpolant; default: every step).\n"
+                 "Dynamics: --integrator bdf1 ... bdf5 (index-3 BDF up to that order),\n"
+                 "tight or rk8pd (index 1 with projection; default the file's, else bdf2),\n"
+                 "--newton, --linear-solver, --h (the fixed step, or the first of an adaptive\n"
+                 "BDF run), --rtol/--atol (BDF: an adaptive step; tight, rk8pd: their\n"
+                 "tolerances), --dt-out (outputs by the step's interpolant; default: every\n"
+                 "step).\n"
                  "A model the reader or the analysis refuses exits with status 2 and writes\n"
                  "nothing; a failed solve (no assembly, a singular Jacobian) exits with 1 after\n"
                  "the rows up to it. The chapter's models are in chapters/09-spatial-engine/\n"

@@ -661,7 +661,7 @@ int ch09_program_run(void *ctx, mbd_failure *fail)
                              spec.auto_analysis ? "the program's choice (give --analysis dynamics)"
                                                 : ch09_analysis_names[spec.analysis]);
     if (o->integrator_given)
-        spec.order = strcmp(o->integrator, "bdf1") == 0 ? 1 : 2;
+        ch09_integrator_of(o->integrator, &spec.integrator);   /* checked by the options */
     if (p->newton)
         mbd_spatial_newton_of(p->newton, &spec.newton);
     if (p->linear_solver)

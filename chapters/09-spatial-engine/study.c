@@ -15,9 +15,38 @@ const char *const ch09_analysis_descriptions[] = {
     "a consistent configuration from the file's guess (and the initial velocities)",
     "a fully driven model: position, velocity and acceleration at every step",
     "kinematics, then the multipliers and every joint's reaction",
-    "time-stepping dynamics: BDF of order 1 or 2 on the index-3 equations",
+    "time-stepping dynamics: BDF on the index-3 equations (or index 1 with projection)",
     NULL,
 };
+
+const char *const ch09_integrator_names[] = {"bdf1", "bdf2", "bdf3", "bdf4", "bdf5",
+                                             "tight", "rk8pd", NULL};
+const char *const ch09_integrator_descriptions[] = {
+    "BDF of order 1 (implicit Euler) on the index-3 equations",
+    "BDF of order 2 (the document's)",
+    "BDF up to order 3 (variable coefficients; orders 1 and 2 first)",
+    "BDF up to order 4",
+    "BDF up to order 5",
+    "index 1 with projection, Dormand-Prince 5(4) (ode.h's tight: rtol 1e-10, atol 1e-12)",
+    "index 1 with projection, GSL's Prince-Dormand 8(9) (rtol 1e-12, atol 1e-14)",
+    NULL,
+};
+
+int ch09_integrator_of(const char *name, unsigned *index)
+{
+    for (unsigned k = 0; name != NULL && ch09_integrator_names[k] != NULL; k++)
+        if (strcmp(name, ch09_integrator_names[k]) == 0) {
+            *index = k;
+            return GSL_SUCCESS;
+        }
+    return MBD_EINPUT;
+}
+
+/* bdf1 ... bdf5: their order; the Runge-Kutta presets: 0 */
+static unsigned bdf_order(unsigned integrator)
+{
+    return integrator < 5 ? integrator + 1 : 0;
+}
 
 void ch09_run_init(ch09_run *r)
 {
@@ -127,10 +156,23 @@ static int record_dynamics(const mbd_spatial_model *sm, const mbd_spatial_dynami
 static int run_dynamics(ch09_model *md, const ch09_spec *spec, gsl_vector *q, gsl_vector *qd,
                         recorder *c)
 {
-    const mbd_spatial_dynamics_options o = {
-        .order = spec->order, .newton = spec->newton, .h = spec->h, .adaptive = spec->adaptive,
-        .rtol = spec->rtol, .atol = spec->atol, .tol = spec->opts.tol,
-        .max_iter = spec->opts.max_iter, .linear_solver = spec->linear_solver};
+    mbd_spatial_dynamics_options o = {
+        .order = bdf_order(spec->integrator), .newton = spec->newton, .h = spec->h,
+        .adaptive = spec->adaptive, .rtol = spec->rtol, .atol = spec->atol,
+        .tol = spec->opts.tol, .max_iter = spec->opts.max_iter,
+        .linear_solver = spec->linear_solver};
+    if (o.order == 0) {
+        /* the index-1 comparison: the preset's integrator, its tolerances
+         * unless the file or the options give them */
+        o.method = MBD_SPATIAL_INDEX1_RK;
+        o.order = 2;
+        mbd_ode_preset(ch09_integrator_names[spec->integrator], &o.ode);
+        o.ode.h = spec->h;   /* its first step */
+        if (spec->rtol > 0)
+            o.ode.rtol = spec->rtol;
+        if (spec->atol > 0)
+            o.ode.atol = spec->atol;
+    }
     mbd_spatial_dynamics *d = mbd_spatial_dynamics_alloc(md->sm, &o);
     if (d == NULL)
         return mbd_failure_set(&c->r->fail, MBD_EINPUT, spec->t0,
@@ -182,16 +224,12 @@ int ch09_spec_of_model(const ch09_model *md, ch09_spec *spec, mbd_failure *fail)
         spec->opts.tol = a->tolerance;
     if (a->max_iterations > 0)
         spec->opts.max_iter = a->max_iterations > 100000 ? 100000 : (unsigned)a->max_iterations;
-    spec->order = 2;
-    if (a->integrator != NULL) {
-        if (strcmp(a->integrator, "bdf1") == 0 || strcmp(a->integrator, "bdf2") == 0)
-            spec->order = (unsigned)(a->integrator[3] - '0');
-        else
-            return mbd_failure_set(fail, MBD_EINPUT, NAN,
-                                   "%s:%lu:%lu: analysis: 'integrator': this program has bdf1 "
-                                   "and bdf2, not '%s'", md->desc->source, a->integrator_pos.line,
-                                   a->integrator_pos.column, a->integrator);
-    }
+    spec->integrator = CH09_BDF2;
+    if (a->integrator != NULL && ch09_integrator_of(a->integrator, &spec->integrator) != GSL_SUCCESS)
+        return mbd_failure_set(fail, MBD_EINPUT, NAN,
+                               "%s:%lu:%lu: analysis: 'integrator': this program has bdf1 ... "
+                               "bdf5, tight and rk8pd, not '%s'", md->desc->source,
+                               a->integrator_pos.line, a->integrator_pos.column, a->integrator);
     if (a->newton == MBD_MODEL_NEWTON_FULL)
         spec->newton = MBD_SPATIAL_NEWTON_FULL;
     if (a->newton == MBD_MODEL_NEWTON_MODIFIED)
@@ -399,8 +437,9 @@ void ch09_write_summary(FILE *out, const ch09_model *md, const ch09_spec *spec, 
         dE = fmax(dE, fabs(r->E[k] - r->E[0]));
     mbd_summary_optional(out, "max_energy_change", dE, rows && isfinite(dE));
     const int dyn = r->analysis == CH09_DYNAMICS;
-    mbd_summary_string(out, "integrator", !dyn ? "none" : spec->order == 1 ? "bdf1" : "bdf2");
-    mbd_summary_string(out, "newton", !dyn ? "none" : mbd_spatial_newton_name(spec->newton));
+    mbd_summary_string(out, "integrator", !dyn ? "none" : ch09_integrator_names[spec->integrator]);
+    mbd_summary_string(out, "newton", !dyn || bdf_order(spec->integrator) == 0
+                                          ? "none" : mbd_spatial_newton_name(spec->newton));
     mbd_summary_string(out, "linear_solver",
                        !dyn ? "none" : mbd_linsolve_kind_name(spec->linear_solver));
     mbd_summary_optional(out, "steps", (double)r->dynamics.steps, dyn);

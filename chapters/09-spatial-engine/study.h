@@ -22,14 +22,24 @@ typedef struct {
     int auto_analysis;             /* the file has none: kinematics when fully driven, else assembly */
     int reactions;
     mbd_spatial_options opts;      /* Newton's tolerance and iterations (0: the library's) */
-    /* dynamics (BDF, mbd_spatial_dynamics_*) */
-    unsigned order;                /* 1 or 2 (the file's integrator bdf1, bdf2; default 2) */
+    /* dynamics (mbd_spatial_dynamics_*) */
+    unsigned integrator;           /* an index into ch09_integrator_names (default bdf2) */
     mbd_spatial_newton newton;     /* default quasi */
     int adaptive;                  /* the file gives rtol or atol */
     double rtol, atol;             /* 0: the library's */
     double dt_out;                 /* 0: every step */
     mbd_linsolve_kind linear_solver;
 } ch09_spec;
+
+/* The integrators of the dynamics, by name: bdf1 ... bdf5 (the index-3 BDF
+ * of that highest order), and the index-1 formulation with projection under
+ * an explicit Runge-Kutta preset of ode.h (tight, rk8pd); NULL-terminated,
+ * with descriptions for --help and --list. */
+extern const char *const ch09_integrator_names[];
+extern const char *const ch09_integrator_descriptions[];
+#define CH09_BDF2 1u               /* the index of bdf2, the document's */
+/* the index of a name; MBD_EINPUT for one that is not there */
+int ch09_integrator_of(const char *name, unsigned *index);
 
 #define CH09_T_END 1.0             /* when neither the file nor --t-end says */
 #define CH09_H 1e-2

@@ -130,8 +130,12 @@
 
 #include "mbd/error.h"
 #include "mbd/linsolve.h"
+#include "mbd/run.h"
 #include "mbd/spatial.h"
 #include "spatial_impl.h"
+
+/* the highest BDF order */
+#define SP_BDF_KMAX 5
 
 /* A 7-row block of the Newton matrix in the pattern's values: at[a] is the
  * value index of the block's entry (r0 + a, c0); its row a's columns c0 ...
@@ -168,7 +172,12 @@ struct mbd_spatial_dynamics {
     gsl_vector *z, *g;          /* N: [q''; lambda], the residual / the correction */
     gsl_vector *q, *qd;         /* n: the step's trial state */
     gsl_vector *q1, *qd1, *qdd1, *lam1;   /* the last accepted step */
-    gsl_vector *q2, *qd2;       /* the one before */
+    /* the past steps for the BDF formulas and the predictor: hq[j], hqd[j]
+     * at ht[j], j = 0 the last accepted step (a copy of q1, qd1), nh of them
+     * valid */
+    gsl_vector *hq[SP_BDF_KMAX + 2], *hqd[SP_BDF_KMAX + 2];
+    double ht[SP_BDF_KMAX + 2];
+    size_t nh;
     gsl_vector *aq, *av;        /* the BDF combinations */
     gsl_vector *qo, *qdo, *qddo, *lamo;   /* an interpolated output */
     mbd_spatial_dynamics_stats st;
@@ -212,7 +221,8 @@ static int options_fill(mbd_spatial_dynamics_options *o)
         o->hmin = 1e-10;
     if (o->consistency == 0)
         o->consistency = 1e-6;
-    if (o->order > 2 || !(o->h > 0) || !(o->rtol > 0) || !(o->atol > 0) || !(o->tol > 0)
+    if ((o->method != MBD_SPATIAL_INDEX3_BDF && o->method != MBD_SPATIAL_INDEX1_RK)
+        || o->order > SP_BDF_KMAX || !(o->h > 0) || !(o->rtol > 0) || !(o->atol > 0) || !(o->tol > 0)
         || !(o->hmin > 0) || o->hmax < 0 || !(o->consistency > 0)
         || (o->newton != MBD_SPATIAL_NEWTON_QUASI && o->newton != MBD_SPATIAL_NEWTON_FULL)
         || (o->linear_solver != MBD_LINSOLVE_DENSE && o->linear_solver != MBD_LINSOLVE_SPARSE))
@@ -470,13 +480,18 @@ void mbd_spatial_dynamics_free(mbd_spatial_dynamics *d)
                     d->rowcol, d->brow_ptr, d->brow, d->bf_ptr, d->bf, d->rev, d->Mp};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++)
         free(ptrs[k]);
-    gsl_vector *vecs[] = {d->F,   d->Fa,  d->Fb,   d->phi,  d->nu,  d->gam, d->z,
-                          d->g,   d->q,   d->qd,   d->q1,   d->qd1, d->qdd1, d->lam1,
-                          d->q2,  d->qd2, d->aq,   d->av,   d->qo,  d->qdo, d->qddo,
-                          d->lamo};
+    gsl_vector *vecs[] = {d->F,  d->Fa,   d->Fb,   d->phi, d->nu,  d->gam,  d->z,
+                          d->g,  d->q,    d->qd,   d->q1,  d->qd1, d->qdd1, d->lam1,
+                          d->aq, d->av,   d->qo,   d->qdo, d->qddo, d->lamo};
     for (size_t k = 0; k < sizeof vecs / sizeof vecs[0]; k++)
         if (vecs[k] != NULL)
             gsl_vector_free(vecs[k]);
+    for (size_t j = 0; j < SP_BDF_KMAX + 2; j++) {
+        if (d->hq[j] != NULL)
+            gsl_vector_free(d->hq[j]);
+        if (d->hqd[j] != NULL)
+            gsl_vector_free(d->hqd[j]);
+    }
     free(d);
 }
 
@@ -513,8 +528,10 @@ mbd_spatial_dynamics *mbd_spatial_dynamics_alloc(mbd_spatial_model *sm,
     }
     if (ok) {
         gsl_vector **vn[] = {&d->F,  &d->Fa, &d->Fb, &d->q,  &d->qd,  &d->q1,  &d->qd1,
-                             &d->qdd1, &d->q2, &d->qd2, &d->aq, &d->av, &d->qo, &d->qdo,
-                             &d->qddo};
+                             &d->qdd1, &d->aq, &d->av, &d->qo, &d->qdo, &d->qddo,
+                             &d->hq[0], &d->hq[1], &d->hq[2], &d->hq[3], &d->hq[4],
+                             &d->hq[5], &d->hq[6], &d->hqd[0], &d->hqd[1], &d->hqd[2],
+                             &d->hqd[3], &d->hqd[4], &d->hqd[5], &d->hqd[6]};
         for (size_t k = 0; k < sizeof vn / sizeof vn[0]; k++)
             *vn[k] = gsl_vector_calloc(n);
         gsl_vector **vm[] = {&d->phi, &d->nu, &d->gam, &d->lam1, &d->lamo};
@@ -578,17 +595,22 @@ static int force_of(mbd_spatial_dynamics *d, double t, const gsl_vector *q, cons
 
 /* >> spatial-dynamics-eval */
 /* The rows (Phi into d->phi, nu = -Phi_t into d->nu, the body blocks into
- * d->rev) and each moving body's p block of M at (t, q): one evaluation of
- * each row and each body, O(n + m) */
-static int eval_at(mbd_spatial_dynamics *d, double t, const gsl_vector *q)
+ * d->rev; with qd also gamma into d->gam, in the same evaluation) and each
+ * moving body's p block of M at (t, q): one evaluation of each row and each
+ * body, O(n + m) */
+static int eval_rows(mbd_spatial_dynamics *d, double t, const gsl_vector *q,
+                     const gsl_vector *qd)
 {
     const mbd_spatial_model *sm = d->sm;
     for (size_t k = 0; k < d->m; k++) {
-        int st = sp_row_phi_blocks(sm, k, t, q, &d->rev[k]);
+        int st = qd != NULL ? mbd_spatial_eval_row(sm, k, t, q, qd, &d->rev[k])
+                            : sp_row_phi_blocks(sm, k, t, q, &d->rev[k]);
         if (st != GSL_SUCCESS)
             return st;
         gsl_vector_set(d->phi, k, d->rev[k].phi);
         gsl_vector_set(d->nu, k, d->rev[k].nu);
+        if (qd != NULL)
+            gsl_vector_set(d->gam, k, d->rev[k].gamma);
     }
     for (size_t b = 0; b < sm->nb; b++) {
         const sp_body *bd = &sm->bodies[b];
@@ -598,6 +620,11 @@ static int eval_at(mbd_spatial_dynamics *d, double t, const gsl_vector *q)
         sp_body_mass_p(bd, p, d->Mp[b]);
     }
     return GSL_SUCCESS;
+}
+
+static int eval_at(mbd_spatial_dynamics *d, double t, const gsl_vector *q)
+{
+    return eval_rows(d, t, q, NULL);
 }
 
 /* y := Phi_q x - y (x of size n, y of size m) from d->rev's blocks */
@@ -830,12 +857,41 @@ static int full_terms(mbd_spatial_dynamics *d, double t, double c2, double c1)
 /* ------------------------------------------------------------------------ */
 /* The consistent start                                                      */
 
+/* >> spatial-dynamics-accel */
+/* The index-1 solve at (t, q, q'): [M Phi_q^T; Phi_q 0] [q''; lambda] = [F;
+ * gamma] into d->z, with the normalisation rows' gamma = -p'^T p' (the
+ * document's code pairs p^T with -2 p'^T p', guide Sec. 6.2 item 1). The
+ * matrix is factored afresh (pivots chosen) when `fresh`, else with the
+ * pivots of the last factorisation. Leaves the rows at q in d. */
+static int accel(mbd_spatial_dynamics *d, double t, const gsl_vector *q, const gsl_vector *qd,
+                 int fresh)
+{
+    const size_t n = d->n, m = d->m;
+    int st = eval_rows(d, t, q, qd);
+    if (st == GSL_SUCCESS)
+        st = force_of(d, t, q, qd, d->F);
+    if (st != GSL_SUCCESS)
+        return st;
+    kkt_fill(d);
+    st = kkt_factor(d, fresh);
+    if (st != GSL_SUCCESS)
+        return st;
+    gsl_vector_view z1 = gsl_vector_subvector(d->z, 0, n);
+    gsl_vector_view z2 = gsl_vector_subvector(d->z, n, m);
+    gsl_vector_memcpy(&z1.vector, d->F);
+    gsl_vector_memcpy(&z2.vector, d->gam);
+    st = mbd_linsolve_solve(d->ls, d->z->data);
+    if (st != GSL_SUCCESS)
+        return st;
+    return inf_norm(d->z, NULL) < HUGE_VAL ? GSL_SUCCESS : MBD_ENONFINITE;
+}
+/* << spatial-dynamics-accel */
+
 /* >> spatial-dynamics-start */
 int mbd_spatial_dynamics_start(mbd_spatial_dynamics *d, double t, const gsl_vector *q,
                                const gsl_vector *qd, gsl_vector *qdd, gsl_vector *lambda)
 {
     mbd_spatial_model *sm = d->sm;
-    const mbd_system *s = &sm->sys;
     const size_t n = d->n, m = d->m;
     if (q == NULL || qd == NULL || q->size != n || qd->size != n
         || (qdd != NULL && qdd->size != n) || (lambda != NULL && lambda->size != m))
@@ -861,33 +917,19 @@ int mbd_spatial_dynamics_start(mbd_spatial_dynamics *d, double t, const gsl_vect
                                "dynamics: the start is not consistent: |Phi_q q' - nu|_inf = "
                                "%.3g at row '%s' (solve the velocities first)",
                                r, sm->rows[worst].name);
-    st = force_of(d, t, d->q, d->qd, d->F);
-    if (st == GSL_SUCCESS)
-        st = s->gamma(s, t, d->q, d->qd, d->gam);
+    st = accel(d, t, d->q, d->qd, 1);
     if (st != GSL_SUCCESS)
-        return mbd_failure_set(&sm->last, st, t, "dynamics: the model could not be evaluated "
-                               "at the start (%s)", mbd_strerror(st));
-    kkt_fill(d);
-    st = kkt_factor(d, 1);
-    if (st != GSL_SUCCESS)
-        return mbd_failure_set(&sm->last, st, t, "dynamics: the start's matrix [M Phi_q^T; "
-                               "Phi_q 0] could not be factored (%s; redundant rows?)",
-                               mbd_strerror(st));
-    gsl_vector_view z1 = gsl_vector_subvector(d->z, 0, n);
-    gsl_vector_view z2 = gsl_vector_subvector(d->z, n, m);
-    gsl_vector_memcpy(&z1.vector, d->F);
-    gsl_vector_memcpy(&z2.vector, d->gam);
-    st = mbd_linsolve_solve(d->ls, d->z->data);
-    if (st != GSL_SUCCESS)
-        return mbd_failure_set(&sm->last, st, t, "dynamics: the start's solve failed (%s)",
-                               mbd_strerror(st));
-    if (!(inf_norm(d->z, NULL) < HUGE_VAL))
-        return mbd_failure_set(&sm->last, MBD_ENONFINITE, t,
-                               "dynamics: the start's accelerations are not finite");
-    if (qdd != NULL)
+        return mbd_failure_set(&sm->last, st, t, "dynamics: the start's accelerations could "
+                               "not be solved for (%s%s)", mbd_strerror(st),
+                               st == MBD_ESINGULAR ? "; redundant rows?" : "");
+    if (qdd != NULL) {
+        gsl_vector_view z1 = gsl_vector_subvector(d->z, 0, n);
         gsl_vector_memcpy(qdd, &z1.vector);
-    if (lambda != NULL)
+    }
+    if (lambda != NULL) {
+        gsl_vector_view z2 = gsl_vector_subvector(d->z, n, m);
         gsl_vector_memcpy(lambda, &z2.vector);
+    }
     return GSL_SUCCESS;
 }
 /* << spatial-dynamics-start */
@@ -1050,20 +1092,70 @@ static int newton_failure(mbd_spatial_dynamics *d, double t, const step_info *si
                            coord_name(d, wc), r1);
 }
 
-/* The scaled error estimate of the step just solved (d->q, d->qd) against
- * the Taylor predictor from the last accepted step */
-static double error_estimate(mbd_spatial_dynamics *d, const step_info *si)
+/* The variable-coefficient BDF of order k at tn over the past times tp[0] =
+ * t_{n-1} > tp[1] > ... > tp[k-1]: x'(t_n) ~ w[0] x_n + sum_j w[j] x_{n-j},
+ * the derivative at tn of the polynomial through the k + 1 points. With w[0]
+ * = sum_j 1 / (tn - tp[j-1]) and the others L_j'(tn) of the Lagrange basis. */
+static void bdf_weights(double tn, const double *tp, unsigned k, double w[SP_BDF_KMAX + 1])
+{
+    w[0] = 0.0;
+    for (unsigned i = 1; i <= k; i++)
+        w[0] += 1.0 / (tn - tp[i - 1]);
+    for (unsigned j = 1; j <= k; j++) {
+        double num = 1.0, den = tp[j - 1] - tn;
+        for (unsigned i = 1; i <= k; i++) {
+            if (i == j)
+                continue;
+            num *= tn - tp[i - 1];
+            den *= tp[j - 1] - tp[i - 1];
+        }
+        w[j] = num / den;
+    }
+}
+
+/* The scaled error estimate of the step just solved (d->q, d->qd) against a
+ * predictor. Orders 1 and 2: the Taylor extrapolation of the last step (its
+ * q''), constants 1/2 and 4/7. Order k >= 3: the polynomial through the
+ * last k + 1 steps extrapolated to t_n, whose error is P y^(k+1) with P =
+ * prod_{j=1}^{k+1} (t_n - t_{n-j}) / (k+1)!, against the corrector's C
+ * y^(k+1), C = (1/w0) prod_{j=1}^{k} (t_n - t_{n-j}) / (k+1)!: the estimate
+ * is C / (P + C) (q_n - q_p) = (1/w0) / (t_n - t_{n-k-1} + 1/w0) (q_n - q_p). */
+static double error_estimate(mbd_spatial_dynamics *d, const step_info *si, double tn)
 {
     const double h = si->h;
-    const double C = si->order == 1 ? 0.5 : 4.0 / 7.0;
+    const unsigned k = si->order;
+    double C, l[SP_BDF_KMAX + 2];
+    if (k <= 2) {
+        C = k == 1 ? 0.5 : 4.0 / 7.0;
+    } else {
+        const double *tp = d->ht;
+        for (unsigned j = 0; j <= k; j++) {
+            l[j] = 1.0;
+            for (unsigned i = 0; i <= k; i++)
+                if (i != j)
+                    l[j] *= (tn - tp[i]) / (tp[j] - tp[i]);
+        }
+        const double iw0 = si->beta * h;
+        C = iw0 / (tn - tp[k] + iw0);
+    }
     double err = 0.0;
     for (size_t i = 0; i < d->n; i++) {
         const double q1 = gsl_vector_get(d->q1, i), v1 = gsl_vector_get(d->qd1, i);
-        const double a1 = gsl_vector_get(d->qdd1, i);
-        double qp = q1 + h * v1, vp = v1;
-        if (si->order == 2) {
-            qp += 0.5 * h * h * a1;
-            vp += h * a1;
+        double qp, vp;
+        if (k <= 2) {
+            const double a1 = gsl_vector_get(d->qdd1, i);
+            qp = q1 + h * v1;
+            vp = v1;
+            if (k == 2) {
+                qp += 0.5 * h * h * a1;
+                vp += h * a1;
+            }
+        } else {
+            qp = vp = 0.0;
+            for (unsigned j = 0; j <= k; j++) {
+                qp += l[j] * gsl_vector_get(d->hq[j], i);
+                vp += l[j] * gsl_vector_get(d->hqd[j], i);
+            }
         }
         const double q = gsl_vector_get(d->q, i);
         const double e = fmax(fabs(q - qp), h * fabs(gsl_vector_get(d->qd, i) - vp));
@@ -1123,24 +1215,39 @@ static int observe(mbd_spatial_dynamics *d, double t, const gsl_vector *q, const
 }
 
 /* >> spatial-dynamics-interpolate */
-/* The state at tau in [t_{n-1}, t_n]: cubic Hermite of q (with q') and of q'
- * (with q''), q'' and lambda linear, from (q1, qd1, qdd1, lam1) at ta and
- * (q, qd, z) at tb */
+/* The state at tau in [t_{n-1}, t_n]: the quintic Hermite polynomial of q
+ * with q, q', q'' at both ends, from (q1, qd1, qdd1) at ta and (q, qd, z)
+ * at tb; q' and q'' its derivatives (they take the end values), lambda
+ * linear. Its interpolation error is O(h^6) in q, below the method's at
+ * every order. */
 static void interpolate(mbd_spatial_dynamics *d, double ta, double tb, double tau)
 {
     const size_t n = d->n, m = d->m;
     const double h = tb - ta, s = (tau - ta) / h;
-    const double s2 = s * s, s3 = s2 * s;
-    const double h00 = 2 * s3 - 3 * s2 + 1, h10 = s3 - 2 * s2 + s;
-    const double h01 = -2 * s3 + 3 * s2, h11 = s3 - s2;
+    const double s2 = s * s, s3 = s2 * s, s4 = s3 * s, s5 = s4 * s;
+    /* the basis for q_a, h q'_a, h^2 q''_a, q_b, h q'_b, h^2 q''_b */
+    const double H[6] = {1 - 10 * s3 + 15 * s4 - 6 * s5, s - 6 * s3 + 8 * s4 - 3 * s5,
+                         0.5 * (s2 - 3 * s3 + 3 * s4 - s5), 10 * s3 - 15 * s4 + 6 * s5,
+                         -4 * s3 + 7 * s4 - 3 * s5, 0.5 * (s3 - 2 * s4 + s5)};
+    const double D[6] = {-30 * s2 + 60 * s3 - 30 * s4, 1 - 18 * s2 + 32 * s3 - 15 * s4,
+                         0.5 * (2 * s - 9 * s2 + 12 * s3 - 5 * s4), 30 * s2 - 60 * s3 + 30 * s4,
+                         -12 * s2 + 28 * s3 - 15 * s4, 0.5 * (3 * s2 - 8 * s3 + 5 * s4)};
+    const double E[6] = {-60 * s + 180 * s2 - 120 * s3, -36 * s + 96 * s2 - 60 * s3,
+                         0.5 * (2 - 18 * s + 36 * s2 - 20 * s3), 60 * s - 180 * s2 + 120 * s3,
+                         -24 * s + 84 * s2 - 60 * s3, 0.5 * (6 * s - 24 * s2 + 20 * s3)};
     for (size_t i = 0; i < n; i++) {
-        const double qa = gsl_vector_get(d->q1, i), va = gsl_vector_get(d->qd1, i);
-        const double aa = gsl_vector_get(d->qdd1, i);
-        const double qb = gsl_vector_get(d->q, i), vb = gsl_vector_get(d->qd, i);
-        const double ab = gsl_vector_get(d->z, i);
-        gsl_vector_set(d->qo, i, h00 * qa + h10 * h * va + h01 * qb + h11 * h * vb);
-        gsl_vector_set(d->qdo, i, h00 * va + h10 * h * aa + h01 * vb + h11 * h * ab);
-        gsl_vector_set(d->qddo, i, (1 - s) * aa + s * ab);
+        const double x[6] = {gsl_vector_get(d->q1, i), h * gsl_vector_get(d->qd1, i),
+                             h * h * gsl_vector_get(d->qdd1, i), gsl_vector_get(d->q, i),
+                             h * gsl_vector_get(d->qd, i), h * h * gsl_vector_get(d->z, i)};
+        double q = 0.0, v = 0.0, a = 0.0;
+        for (int j = 0; j < 6; j++) {
+            q += H[j] * x[j];
+            v += D[j] * x[j];
+            a += E[j] * x[j];
+        }
+        gsl_vector_set(d->qo, i, q);
+        gsl_vector_set(d->qdo, i, v / h);
+        gsl_vector_set(d->qddo, i, a / (h * h));
     }
     for (size_t k = 0; k < m; k++)
         gsl_vector_set(d->lamo, k,
@@ -1150,6 +1257,194 @@ static void interpolate(mbd_spatial_dynamics *d, double ta, double tb, double ta
 
 /* ------------------------------------------------------------------------ */
 /* The run                                                                   */
+
+/* ------------------------------------------------------------------------ */
+/* The index-1 alternative: an explicit integrator of ode.h with projection  */
+
+/* y = [q; q'] -> y' = [q'; q''] by the index-1 solve (accel) */
+static int rk_rhs(double t, const double y[], double dydt[], void *params)
+{
+    mbd_spatial_dynamics *d = params;
+    const size_t n = d->n;
+    gsl_vector_const_view q = gsl_vector_const_view_array(y, n);
+    gsl_vector_const_view qd = gsl_vector_const_view_array(y + n, n);
+    d->st.rhs_evals++;
+    int st = accel(d, t, &q.vector, &qd.vector, 0);
+    if (st != GSL_SUCCESS)
+        return st;
+    memcpy(dydt, y + n, n * sizeof *dydt);
+    memcpy(dydt + n, d->z->data, n * sizeof *dydt);
+    return GSL_SUCCESS;
+}
+
+/* >> spatial-dynamics-project */
+/* Moves (q, q') onto Phi = 0, then Phi_q q' = nu, in the kinetic-energy
+ * metric: [M Phi_q^T; Phi_q 0] [dx; mu] = [0; -r] (module comment in
+ * spatial.h); *moved says whether anything moved. MBD_ENOCONV when the
+ * positions do not settle in max_iter iterations. */
+static int project(mbd_spatial_dynamics *d, double t, gsl_vector *q, gsl_vector *qd, int *moved)
+{
+    const size_t n = d->n, m = d->m;
+    const double tol = d->o.tol;
+    gsl_vector_view z1 = gsl_vector_subvector(d->z, 0, n);
+    gsl_vector_view z2 = gsl_vector_subvector(d->z, n, m);
+    *moved = 0;
+    for (unsigned it = 0;; it++) {
+        int st = eval_at(d, t, q);
+        if (st != GSL_SUCCESS)
+            return st;
+        if (inf_norm(d->phi, NULL) <= tol * (1.0 + inf_norm(q, NULL)))
+            break;
+        if (it == d->o.max_iter)
+            return MBD_ENOCONV;
+        kkt_fill(d);
+        st = kkt_factor(d, 0);
+        if (st != GSL_SUCCESS)
+            return st;
+        gsl_vector_set_zero(&z1.vector);
+        gsl_vector_memcpy(&z2.vector, d->phi);
+        gsl_vector_scale(&z2.vector, -1.0);
+        st = mbd_linsolve_solve(d->ls, d->z->data);
+        if (st != GSL_SUCCESS)
+            return st;
+        gsl_vector_add(q, &z1.vector);
+        d->st.newton_iterations++;
+        *moved = 1;
+    }
+    /* d holds the rows at the final q: r = Phi_q q' - nu */
+    jac_mul(d, qd, d->nu);
+    if (inf_norm(d->nu, NULL) <= tol * (1.0 + inf_norm(qd, NULL)))
+        return GSL_SUCCESS;
+    kkt_fill(d);
+    int st = kkt_factor(d, 0);
+    if (st != GSL_SUCCESS)
+        return st;
+    gsl_vector_set_zero(&z1.vector);
+    gsl_vector_memcpy(&z2.vector, d->nu);
+    gsl_vector_scale(&z2.vector, -1.0);
+    st = mbd_linsolve_solve(d->ls, d->z->data);
+    if (st != GSL_SUCCESS)
+        return st;
+    gsl_vector_add(qd, &z1.vector);
+    *moved = 1;
+    return GSL_SUCCESS;
+}
+/* << spatial-dynamics-project */
+
+typedef struct {
+    mbd_spatial_dynamics *d;
+    mbd_spatial_dynamics_observer obs;
+    void *user;
+} rk_ctx;
+
+static int rk_hook(void *ctx, double t, double y[], int *changed, mbd_failure *fail)
+{
+    rk_ctx *c = ctx;
+    mbd_spatial_dynamics *d = c->d;
+    const size_t n = d->n;
+    gsl_vector_view q = gsl_vector_view_array(y, n), qd = gsl_vector_view_array(y + n, n);
+    int st = project(d, t, &q.vector, &qd.vector, changed);
+    if (st != GSL_SUCCESS)
+        return mbd_failure_set(fail, st, t, "dynamics (index 1): the projection after the step "
+                               "to t = %.9g failed (%s)", t, mbd_strerror(st));
+    if (*changed)
+        d->st.projections++;
+    return GSL_SUCCESS;
+}
+
+static int rk_output(void *ctx, double t, const double y[], const mbd_run_info *info,
+                     mbd_failure *fail)
+{
+    rk_ctx *c = ctx;
+    mbd_spatial_dynamics *d = c->d;
+    const size_t n = d->n, m = d->m;
+    /* q'' and lambda at the output: one more index-1 solve */
+    gsl_vector_const_view q = gsl_vector_const_view_array(y, n);
+    gsl_vector_const_view qd = gsl_vector_const_view_array(y + n, n);
+    int st = accel(d, t, &q.vector, &qd.vector, 0);
+    if (st != GSL_SUCCESS)
+        return mbd_failure_set(fail, st, t, "dynamics (index 1): the accelerations at the "
+                               "output t = %.9g could not be solved for (%s)", t,
+                               mbd_strerror(st));
+    gsl_vector_memcpy(d->qo, &q.vector);
+    gsl_vector_memcpy(d->qdo, &qd.vector);
+    gsl_vector_view z1 = gsl_vector_subvector(d->z, 0, n);
+    gsl_vector_view z2 = gsl_vector_subvector(d->z, n, m);
+    gsl_vector_memcpy(d->qddo, &z1.vector);
+    gsl_vector_memcpy(d->lamo, &z2.vector);
+    if (info->step > 0 && info->h > 0) {
+        d->st.h_min = fmin(d->st.h_min, info->h);
+        d->st.h_max = fmax(d->st.h_max, info->h);
+    }
+    step_info si = {.h = info->h, .error = NAN};
+    st = observe(d, t, d->qo, d->qdo, d->qddo, d->lamo, info->step > 0 ? &si : NULL,
+                 !info->interpolated, c->obs, c->user);
+    if (st != GSL_SUCCESS) {
+        *fail = d->sm->last;
+        return st;
+    }
+    return GSL_SUCCESS;
+}
+
+/* >> spatial-dynamics-run-index1 */
+static int run_index1(mbd_spatial_dynamics *d, double t0, double t1, double dt_out,
+                      gsl_vector *q, gsl_vector *qd, mbd_spatial_dynamics_observer obs,
+                      void *user)
+{
+    mbd_spatial_model *sm = d->sm;
+    const size_t n = d->n;
+    double *y = malloc(2 * n * sizeof *y);
+    mbd_ode *ode = y != NULL ? mbd_ode_alloc(&d->o.ode, 2 * n, rk_rhs, d) : NULL;
+    if (ode == NULL) {
+        free(y);
+        return mbd_failure_set(&sm->last, MBD_EINPUT, t0, "dynamics (index 1): the "
+                               "integrator could not be set up (its parameters, or memory)");
+    }
+    memcpy(y, q->data, n * sizeof *y);
+    memcpy(y + n, qd->data, n * sizeof *y);
+    rk_ctx c = {d, obs, user};
+    mbd_run_params rp = {.t0 = t0, .t_end = t1, .dt_out = dt_out, .output = rk_output,
+                         .output_ctx = &c, .hook = rk_hook, .hook_ctx = &c,
+                         .max_steps = MBD_RUN_MAX_STEPS};
+    mbd_run_stats rs;
+    mbd_failure fail;
+    mbd_failure_clear(&fail);
+    memset(&rs, 0, sizeof rs);
+    int st = t1 > t0 ? mbd_run(ode, &rp, y, &rs, &fail)
+                     : rk_output(&c, t0, y, &(mbd_run_info){0}, &fail);
+    d->st.steps = (size_t)rs.ode.steps;
+    d->st.rejected = (size_t)rs.ode.rejected;
+    if (st != GSL_SUCCESS)
+        mbd_failure_set(&sm->last, st, fail.time, "%s", fail.cause);
+    else
+        mbd_failure_clear(&sm->last);
+    memcpy(q->data, y, n * sizeof *y);
+    memcpy(qd->data, y + n, n * sizeof *y);
+    mbd_ode_free(ode);
+    free(y);
+    return st;
+}
+/* << spatial-dynamics-run-index1 */
+
+/* the step just accepted (d->q, d->qd at tn) becomes the newest of the
+ * past steps; the oldest falls off */
+static void history_push(mbd_spatial_dynamics *d, double tn)
+{
+    const size_t cap = SP_BDF_KMAX + 1;
+    gsl_vector *oq = d->hq[cap - 1], *oqd = d->hqd[cap - 1];
+    for (size_t j = cap - 1; j > 0; j--) {
+        d->hq[j] = d->hq[j - 1];
+        d->hqd[j] = d->hqd[j - 1];
+        d->ht[j] = d->ht[j - 1];
+    }
+    d->hq[0] = oq;
+    d->hqd[0] = oqd;
+    gsl_vector_memcpy(d->hq[0], d->q);
+    gsl_vector_memcpy(d->hqd[0], d->qd);
+    d->ht[0] = tn;
+    if (d->nh < cap)
+        d->nh++;
+}
 
 /* >> spatial-dynamics-run */
 int mbd_spatial_dynamics_run(mbd_spatial_dynamics *d, double t0, double t1, double dt_out,
@@ -1170,8 +1465,16 @@ int mbd_spatial_dynamics_run(mbd_spatial_dynamics *d, double t0, double t1, doub
     int st = mbd_spatial_dynamics_start(d, t0, q, qd, d->qdd1, d->lam1);
     if (st != GSL_SUCCESS)
         return st;
+    if (o->method == MBD_SPATIAL_INDEX1_RK) {
+        st = run_index1(d, t0, t1, dt_out, q, qd, obs, user);
+        goto counters;
+    }
     gsl_vector_memcpy(d->q1, q);
     gsl_vector_memcpy(d->qd1, qd);
+    gsl_vector_memcpy(d->hq[0], q);
+    gsl_vector_memcpy(d->hqd[0], qd);
+    d->ht[0] = t0;
+    d->nh = 1;
     st = observe(d, t0, d->q1, d->qd1, d->qdd1, d->lam1, NULL, 1, obs, user);
     if (st != GSL_SUCCESS)
         return st;
@@ -1188,8 +1491,20 @@ int mbd_spatial_dynamics_run(mbd_spatial_dynamics *d, double t0, double t1, doub
     }
     size_t kout = 1;   /* the next output index (dt_out > 0) */
     double t = t0, h = o->adaptive ? fmin(o->h, hmax) : (nfixed > 0 ? span / (double)nfixed : 0);
-    double hprev = 0.0;
-    int have_history = 0, first_factor = 0, grow_ok = 1;   /* the start factored afresh */
+    /* fixed steps of order k >= 3 start with m + 1 steps that double, h /
+     * 2^m, h / 2^m, h / 2^(m-1), ..., h / 2, ending on the grid's first
+     * point: the first step is of order 1 and its error O(h0^2) stays in the
+     * solution of an undamped system for good, so h0 = h / 2^m <=
+     * h^((k+1)/2) (time in seconds) makes it no larger than a regular step's
+     * O(h^(k+1)); the order rises as the past steps come. Orders 1 and 2
+     * step on the grid from the start (the document's). */
+    unsigned sub = 0, nsub = 0;
+    if (!o->adaptive && o->order >= 3 && nfixed > 0 && h < 1.0) {
+        const double m = ceil(log2(pow(h, 1.0 - 0.5 * (o->order + 1.0))));
+        nsub = m < 1 ? 0 : m > 40 ? 40 : (unsigned)m;
+    }
+    int first_factor = 0, grow_ok = 1;   /* the start factored afresh */
+    size_t held = 0;   /* accepted steps since h last changed */
     step_info si = {0};
     for (size_t step = 0; t < t1 && (o->adaptive || step < nfixed);) {
         double tn;
@@ -1199,26 +1514,35 @@ int mbd_spatial_dynamics_run(mbd_spatial_dynamics *d, double t0, double t1, doub
             tn = t + h;
             if (h == t1 - t)
                 tn = t1;
+        } else if (sub < nsub) {
+            /* a start-up step: it ends at t0 + h / 2^(nsub - sub) */
+            tn = t0 + ldexp(span / (double)nfixed, -(int)(nsub - sub));
+            h = tn - t;
         } else {
             tn = step + 1 == nfixed ? t1 : t0 + span * (double)(step + 1) / (double)nfixed;
             h = tn - t;
         }
-        /* the BDF coefficients */
-        si.order = (have_history && o->order == 2) ? 2 : 1;
+        /* the order: 1 at the start and after a restart, 2 from the second
+         * step, k >= 3 once k + 1 past steps are there for its predictor */
+        {
+            unsigned k = 1;
+            if (o->order >= 2 && d->nh >= 2)
+                k = 2;
+            if (o->order >= 3 && d->nh >= 4)
+                k = (unsigned)(d->nh - 1 < o->order ? d->nh - 1 : o->order);
+            si.order = k;
+        }
         si.h = h;
-        if (si.order == 1) {
-            si.beta = 1.0;
-            gsl_vector_memcpy(d->aq, d->q1);
-            gsl_vector_memcpy(d->av, d->qd1);
-        } else {
-            const double w = h / hprev, den = 1.0 + 2.0 * w;
-            const double a1 = (1.0 + w) * (1.0 + w) / den, a2 = -w * w / den;
-            si.beta = (1.0 + w) / den;
-            for (size_t i = 0; i < n; i++) {
-                gsl_vector_set(d->aq, i, a1 * gsl_vector_get(d->q1, i)
-                                             + a2 * gsl_vector_get(d->q2, i));
-                gsl_vector_set(d->av, i, a1 * gsl_vector_get(d->qd1, i)
-                                             + a2 * gsl_vector_get(d->qd2, i));
+        /* the BDF coefficients: q = a_q + beta h q', q' = a_v + beta h q'' */
+        {
+            double w[SP_BDF_KMAX + 1];
+            bdf_weights(tn, d->ht, si.order, w);
+            si.beta = 1.0 / (w[0] * h);
+            gsl_vector_set_zero(d->aq);
+            gsl_vector_set_zero(d->av);
+            for (unsigned j = 1; j <= si.order; j++) {
+                gsl_blas_daxpy(-w[j] / w[0], d->hq[j - 1], d->aq);
+                gsl_blas_daxpy(-w[j] / w[0], d->hqd[j - 1], d->av);
             }
         }
         /* the guess: the last step's q'' and lambda */
@@ -1234,17 +1558,19 @@ int mbd_spatial_dynamics_run(mbd_spatial_dynamics *d, double t0, double t1, doub
             /* adaptive: retry with a quarter of the step, at order 1 */
             d->st.newton_failures++;
             h *= 0.25;
-            have_history = 0;
+            d->nh = 1;   /* keep only the last accepted step */
             grow_ok = 0;
+            held = 0;
             if (h < o->hmin)
                 goto fail;
             continue;
         }
-        si.error = error_estimate(d, &si);
+        si.error = error_estimate(d, &si, tn);
         if (o->adaptive && si.error > 1.0) {
             d->st.rejected++;
             h *= fmax(0.2, 0.9 * pow(si.error, -1.0 / (si.order + 1.0)));
             grow_ok = 0;
+            held = 0;
             if (h < o->hmin) {
                 st = mbd_failure_set(&sm->last, MBD_ESTEPSIZE, tn,
                                      "dynamics: the step size fell below hmin = %.3g at t = "
@@ -1283,20 +1609,29 @@ int mbd_spatial_dynamics_run(mbd_spatial_dynamics *d, double t0, double t1, doub
             if (st != GSL_SUCCESS)
                 goto out;
         }
-        gsl_vector_memcpy(d->q2, d->q1);
-        gsl_vector_memcpy(d->qd2, d->qd1);
+        history_push(d, tn);
         gsl_vector_memcpy(d->q1, d->q);
         gsl_vector_memcpy(d->qd1, d->qd);
         gsl_vector_memcpy(d->qdd1, &zq.vector);
         gsl_vector_memcpy(d->lam1, &zl.vector);
-        have_history = 1;
-        hprev = h;
         t = tn;
-        step++;
+        if (!o->adaptive && sub < nsub)
+            sub++;
+        else
+            step++;
         if (o->adaptive) {
             const double fac = si.error > 0 ? 0.9 * pow(si.error, -1.0 / (si.order + 1.0)) : 2.0;
-            h *= fmin(grow_ok ? 2.0 : 1.0, fmax(0.2, fac));
-            h = fmin(h, hmax);
+            /* growth up to 2 (variable-step BDF2 is zero-stable for ratios
+             * below 1 + sqrt 2); from order 3 on h is held for k steps after
+             * a change and grows only by 20 % or more (the variable-
+             * coefficient formulas of higher order lose stability when the
+             * step changes often) */
+            double up = grow_ok ? 2.0 : 1.0;
+            if (si.order >= 3 && (held < si.order || fac < 1.2))
+                up = 1.0;
+            const double r = fmin(up, fmax(0.2, fac));
+            h = fmin(h * r, hmax);
+            held = r == 1.0 ? held + 1 : 0;
             grow_ok = 1;
         }
     }
@@ -1308,6 +1643,7 @@ fail:
 out:
     gsl_vector_memcpy(q, d->q1);
     gsl_vector_memcpy(qd, d->qd1);
+counters:
     d->st.factorisations = mbd_linsolve_factorisations(d->ls) - d->fac0;
     d->st.refactorisations = mbd_linsolve_refactorisations(d->ls) - d->refac0;
     if (d->st.steps == 0)

@@ -1062,7 +1062,7 @@ static void usage_errors(void)
         {S, "--analysis inverse-dynamics --linear-solver dense", "--linear-solver", NULL},
         {S, "--analysis assembly --dt-out 0.1", "--dt-out", NULL},
         {S, "--analysis kinematics --rtol 1e-6", "--rtol", NULL},
-        {S, "--analysis dynamics --integrator bdf3", "--integrator", "bdf3"},
+        {S, "--analysis dynamics --integrator bdf6", "--integrator", "bdf6"},
         {S, "--analysis dynamics --newton modified", "--newton", "modified"},
         {S, "--analysis dynamics --dt-out 2", "--dt-out", NULL},   /* the run is 1 s */
         {S, "--analysis dynamics --dt-out 0", "--dt-out", NULL},

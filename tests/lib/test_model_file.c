@@ -101,10 +101,10 @@ static void good_a01_pendulum(void)
     CU_ASSERT(g->is_ground && !g->declared);
     CHECK_POS(g->pos, 0, 0);
     CU_ASSERT_STRING_EQUAL(b->name, "pendulum");
-    CHECK_POS(b->pos, 15, 5);
+    CHECK_POS(b->pos, 19, 5);
     CU_ASSERT(!b->is_ground && b->declared);
     CU_ASSERT_EQUAL(b->mass, 1);
-    CHECK_VEC(b->inertia, 1e-6, 0, 0, 0, 1e-6, 0, 0, 0, 1e-6);
+    CHECK_VEC(b->inertia, 1e-9, 0, 0, 0, 1e-9, 0, 0, 0, 1e-9);
     CU_ASSERT(!b->inertia_full);
     CHECK_VEC(b->r, -1, 0, 0);
     CU_ASSERT_EQUAL(b->orientation, MBD_MODEL_ORIENT_IDENTITY);
@@ -117,7 +117,7 @@ static void good_a01_pendulum(void)
     CU_ASSERT_EQUAL_FATAL(m->njoints, 1);
     const mbd_model_joint *j = &m->joints[0];
     CU_ASSERT_STRING_EQUAL(j->name, "pivot");
-    CHECK_POS(j->pos, 24, 5);
+    CHECK_POS(j->pos, 28, 5);
     CU_ASSERT_EQUAL(j->type, MBD_MODEL_JOINT_REVOLUTE);
     CU_ASSERT(j->body_i == 0 && j->body_j == 1);
     CHECK_VEC(j->point_i, 0, 0, 0);
@@ -132,12 +132,13 @@ static void good_a01_pendulum(void)
     CHECK_VEC(m->outputs[0].point, 0, 0, 0);
     const mbd_model_analysis *a = &m->analysis;
     CU_ASSERT_EQUAL(a->type, MBD_MODEL_ANALYSIS_DYNAMICS);
-    CHECK_POS(a->pos, 39, 3);
-    CU_ASSERT(a->t_start == 0 && a->t_end == 20 && a->h == 1e-2 && a->assemble == 1);
-    CU_ASSERT_STRING_EQUAL(a->integrator, "bdf2");
-    CHECK_POS(a->integrator_pos, 42, 15);
-    CU_ASSERT_EQUAL(a->newton, MBD_MODEL_NEWTON_QUASI);
-    CU_ASSERT(isnan(a->rtol) && isnan(a->atol) && isnan(a->tolerance) && a->max_iterations == 0);
+    CHECK_POS(a->pos, 48, 3);
+    CU_ASSERT(a->t_start == 0 && a->t_end == 2000 && a->h == 1e-2 && a->assemble == 1);
+    CU_ASSERT_STRING_EQUAL(a->integrator, "rk8pd");
+    CHECK_POS(a->integrator_pos, 51, 15);
+    CU_ASSERT_EQUAL(a->newton, MBD_MODEL_NEWTON_DEFAULT);
+    CU_ASSERT(a->rtol == 1e-8 && a->atol == 1e-8 && isnan(a->tolerance)
+              && a->max_iterations == 0);
     mbd_model_desc_free(m);
 }
 

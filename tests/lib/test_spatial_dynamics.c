@@ -100,12 +100,14 @@ static int record(const mbd_spatial_model *sm, const mbd_spatial_dynamics_point 
 /* Models                                                                    */
 
 /* IFToMM A01: 1 kg at the end of a 1 m massless link, pivot at the origin,
- * released from rest at (-1, 0, 0); the body's frame at the mass (J tiny),
- * the pivot its point (1, 0, 0). */
+ * released from rest at (-1, 0, 0); the body's frame at the mass (J tiny:
+ * 1e-9 adds 1e-9 to the moment about the pivot, a phase error of 5e-10 of
+ * the angle travelled, 4e-8 m over 20 s), the pivot its point (1, 0, 0). */
+#define A01_J 1e-9
 static mbd_spatial_model *a01(gsl_vector **q, gsl_vector **qd, double omega0)
 {
     mbd_spatial_model *sm = mbd_spatial_alloc();
-    double J[3][3] = {{1e-6, 0, 0}, {0, 1e-6, 0}, {0, 0, 1e-6}};
+    double J[3][3] = {{A01_J, 0, 0}, {0, A01_J, 0}, {0, 0, A01_J}};
     const int g = mbd_spatial_add_ground(sm, "ground");
     const int b = mbd_spatial_add_body(sm, "mass", 1.0, J);
     mbd_spatial_set_gravity(sm, (const double[]){0, -G_ACC, 0});
@@ -150,15 +152,12 @@ static double a01_error(const recorder *r, double omega0)
     return err;
 }
 
-static double run_a01(double h, unsigned order, mbd_spatial_newton newton, double t1,
-                      double dt_out, int adaptive, mbd_spatial_dynamics_stats *stats,
-                      recorder **keep)
+static double run_a01_with(const mbd_spatial_dynamics_options *o, double t1, double dt_out,
+                           mbd_spatial_dynamics_stats *stats, recorder **keep)
 {
     gsl_vector *q = NULL, *qd = NULL;
     mbd_spatial_model *sm = a01(&q, &qd, 0.0);
-    mbd_spatial_dynamics_options o = {.order = order, .newton = newton, .h = h,
-                                      .adaptive = adaptive, .rtol = 1e-8, .atol = 1e-10};
-    mbd_spatial_dynamics *d = mbd_spatial_dynamics_alloc(sm, &o);
+    mbd_spatial_dynamics *d = mbd_spatial_dynamics_alloc(sm, o);
     recorder *r = rec_alloc(7, mbd_spatial_n_rows(sm));
     int st = mbd_spatial_dynamics_run(d, 0.0, t1, dt_out, q, qd, record, r);
     CHECK_STATUS(st, GSL_SUCCESS);
@@ -176,6 +175,15 @@ static double run_a01(double h, unsigned order, mbd_spatial_newton newton, doubl
     gsl_vector_free(q);
     gsl_vector_free(qd);
     return err;
+}
+
+static double run_a01(double h, unsigned order, mbd_spatial_newton newton, double t1,
+                      double dt_out, int adaptive, mbd_spatial_dynamics_stats *stats,
+                      recorder **keep)
+{
+    mbd_spatial_dynamics_options o = {.order = order, .newton = newton, .h = h,
+                                      .adaptive = adaptive, .rtol = 1e-8, .atol = 1e-10};
+    return run_a01_with(&o, t1, dt_out, stats, keep);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -384,19 +392,20 @@ static double smd_exact(double t)
     return 0.02 * exp(-t) * (cos(w * t) + sin(w * t) / w);
 }
 
-static double run_smd(double h, unsigned order, mbd_spatial_newton newton, double t1,
-                      mbd_spatial_dynamics_stats *stats)
+/* max |x - x_exact| over outputs every dt_out from t0 to t0 + t1 (the
+ * closed form shifted to t0) */
+static double run_smd_with(const mbd_spatial_dynamics_options *o, double t0, double t1,
+                           double dt_out, mbd_spatial_dynamics_stats *stats)
 {
     gsl_vector *q = NULL, *qd = NULL;
     mbd_spatial_model *sm = smd(&q, &qd);
-    mbd_spatial_dynamics_options o = {.order = order, .h = h, .newton = newton};
-    mbd_spatial_dynamics *d = mbd_spatial_dynamics_alloc(sm, &o);
+    mbd_spatial_dynamics *d = mbd_spatial_dynamics_alloc(sm, o);
     recorder *r = rec_alloc(7, mbd_spatial_n_rows(sm));
-    const int st = mbd_spatial_dynamics_run(d, 0.0, t1, 0.05, q, qd, record, r);
+    const int st = mbd_spatial_dynamics_run(d, t0, t0 + t1, dt_out, q, qd, record, r);
     CHECK_STATUS(st, GSL_SUCCESS);
     double err = st == GSL_SUCCESS ? 0.0 : HUGE_VAL;
     for (size_t k = 0; k < r->count; k++)
-        err = fmax(err, fabs(r->q[k * 7] - smd_exact(r->t[k])));
+        err = fmax(err, fabs(r->q[k * 7] - smd_exact(r->t[k] - t0)));
     if (stats != NULL)
         *stats = *mbd_spatial_dynamics_stats_get(d);
     rec_free(r);
@@ -405,6 +414,13 @@ static double run_smd(double h, unsigned order, mbd_spatial_newton newton, doubl
     gsl_vector_free(q);
     gsl_vector_free(qd);
     return err;
+}
+
+static double run_smd(double h, unsigned order, mbd_spatial_newton newton, double t1,
+                      mbd_spatial_dynamics_stats *stats)
+{
+    mbd_spatial_dynamics_options o = {.order = order, .h = h, .newton = newton};
+    return run_smd_with(&o, 0.0, t1, 0.05, stats);
 }
 
 static void spring_mass_damper(void)
@@ -430,7 +446,7 @@ static void consistent_start(void)
      * adds to the pivot's inertia: theta'' = -m g L cos(pi) / (m L^2 + Jzz) =
      * alpha; the mass's acceleration alpha (-sin, cos) - w^2 (cos, sin) =
      * (w^2, -alpha) */
-    const double alpha = G_ACC / (1.0 + 1e-6);
+    const double alpha = G_ACC / (1.0 + A01_J);
     CHECK_CLOSE(gsl_vector_get(qdd, 0), w * w, 1e-9);
     CHECK_CLOSE(gsl_vector_get(qdd, 1), -alpha, 1e-9);
     CHECK_CLOSE(gsl_vector_get(qdd, 2), 0.0, 1e-9);
@@ -552,6 +568,92 @@ static void order_ratios(void)
     CHECK_IN(e2a / e2b, 3.6, 4.4);
 }
 
+/* Orders 3 and 4 in fixed steps (with their start-up of doubling steps) on
+ * the spring-mass-damper against its closed form, t0 = 0.3: the error falls
+ * by 2^k when h halves. Order 5 adaptive meets a tight tolerance with far
+ * fewer steps than order 2. */
+static void higher_orders(void)
+{
+    double e[2][2];
+    mbd_spatial_dynamics_stats st;
+    for (unsigned k = 3; k <= 4; k++)
+        for (int i = 0; i < 2; i++) {
+            mbd_spatial_dynamics_options o = {.order = k, .h = i == 0 ? 1e-2 : 5e-3};
+            e[k - 3][i] = run_smd_with(&o, 0.3, 1.0, 0.05, &st);
+            /* the grid's 100 or 200 steps and the start-up's */
+            CHECK_MSG(st.steps > (i == 0 ? 100u : 200u) && st.steps < (i == 0 ? 130u : 230u),
+                      "order %u, h %g: %zu steps", k, o.h, st.steps);
+        }
+    mbd_spatial_dynamics_options a5 = {.order = 5, .adaptive = 1, .rtol = 1e-9, .atol = 1e-11,
+                                       .h = 1e-5};
+    mbd_spatial_dynamics_options a2 = a5;
+    a2.order = 2;
+    mbd_spatial_dynamics_stats s5, s2;
+    const double e5 = run_smd_with(&a5, 0.3, 1.0, 0.05, &s5);
+    const double e2 = run_smd_with(&a2, 0.3, 1.0, 0.05, &s2);
+    printf("\n  SMD 0.3-1.3 s: BDF3 %.3g -> %.3g (ratio %.2f), BDF4 %.3g -> %.3g (ratio %.2f); "
+           "adaptive rtol 1e-9: BDF5 %.3g in %zu steps, BDF2 %.3g in %zu ",
+           e[0][0], e[0][1], e[0][0] / e[0][1], e[1][0], e[1][1], e[1][0] / e[1][1], e5,
+           s5.steps, e2, s2.steps);
+    CHECK_IN(e[0][0] / e[0][1], 6.5, 9.5);
+    CHECK_IN(e[1][0] / e[1][1], 13.0, 19.0);
+    CHECK_LE(e5, 1e-7);
+    CHECK_LE(e2, 1e-6);
+    CHECK_MSG(4 * s5.steps < s2.steps, "BDF5 %zu steps, BDF2 %zu", s5.steps, s2.steps);
+}
+
+/* Outputs between steps come from the quintic Hermite interpolant: with
+ * steps of up to 5 ms (adaptive BDF5) the outputs every 1e-3 s, nearly all
+ * interpolated, are as accurate as the steps' own values (a wrong basis
+ * function or a lost derivative would show at once). */
+static void interpolated_outputs(void)
+{
+    mbd_spatial_dynamics_options o = {.order = 5, .adaptive = 1, .rtol = 1e-10, .atol = 1e-12,
+                                      .h = 1e-5};
+    mbd_spatial_dynamics_stats st;
+    const double e_steps = run_smd_with(&o, 0.0, 1.0, 0.0, &st);
+    const double e_dense = run_smd_with(&o, 0.0, 1.0, 1e-3, NULL);
+    printf("\n  SMD adaptive BDF5: at the %zu steps %.3g, at 1000 outputs %.3g (h up to %.3g) ",
+           st.steps, e_steps, e_dense, st.h_max);
+    CHECK_LE(e_dense, 2.0 * e_steps);
+    CHECK_MSG(st.h_max > 4e-3, "h_max %g", st.h_max);
+}
+
+/* The index-1 comparison (rk8pd with projection): A01 over 0-20 s against
+ * the reduced equation; the projection keeps the constraints; and a fixed
+ * BDF option it does not use changes nothing */
+static void index1_rk(void)
+{
+    mbd_spatial_dynamics_options o = {.method = MBD_SPATIAL_INDEX1_RK};
+    CHECK_STATUS(mbd_ode_preset("rk8pd", &o.ode), GSL_SUCCESS);
+    o.ode.rtol = 1e-10;
+    o.ode.atol = 1e-12;
+    mbd_spatial_dynamics_stats st;
+    recorder *r;
+    const double e = run_a01_with(&o, 20.0, 0.5, &st, &r);
+    double phi = 0, drift = 0, dE = 0;
+    for (size_t k = 0; k < r->count; k++) {
+        phi = fmax(phi, r->phi[k]);
+        drift = fmax(drift, r->drift[k]);
+        dE = fmax(dE, fabs(r->energy[k] - r->energy[0]));
+    }
+    printf("\n  A01 0-20 s, index 1 + rk8pd (rtol 1e-10): max |dx|,|dy| = %.3g in %zu steps, "
+           "%zu right-hand sides, %zu projections; |Phi| %.3g, drift %.3g, |E - E0| %.3g ",
+           e, st.steps, st.rhs_evals, st.projections, phi, drift, dE);
+    CHECK_LE(e, 1e-7);
+    CHECK_LE(phi, 1e-9);
+    CHECK_LE(drift, 1e-9);
+    CHECK_LE(dE, 1e-7);
+    CHECK_MSG(st.steps > 100 && st.steps < 2000, "%zu steps", st.steps);
+    CHECK_MSG(st.rhs_evals >= 12 * st.steps, "%zu right-hand sides", st.rhs_evals);
+    CHECK_MSG(r->count == 41, "%zu outputs", r->count);
+    rec_free(r);
+    o.order = 1;
+    o.h = 0.3;
+    const double e1 = run_a01_with(&o, 20.0, 0.5, NULL, NULL);
+    CHECK_MSG(e1 == e, "%.17g against %.17g", e1, e);
+}
+
 static CU_TestInfo tests[] = {
     {"a01_pendulum", a01_pendulum},
     {"free_fall", free_fall},
@@ -562,6 +664,9 @@ static CU_TestInfo tests[] = {
     {"quasi_vs_full", quasi_vs_full},
     {"failure_path", failure_path},
     {"order_ratios", order_ratios},
+    {"higher_orders", higher_orders},
+    {"interpolated_outputs", interpolated_outputs},
+    {"index1_rk", index1_rk},
     CU_TEST_INFO_NULL,
 };
 

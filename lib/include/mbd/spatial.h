@@ -271,6 +271,7 @@
 
 #include "mbd/error.h"
 #include "mbd/linsolve.h"
+#include "mbd/ode.h"
 #include "mbd/system.h"
 
 #ifdef __cplusplus
@@ -695,12 +696,34 @@ int mbd_spatial_inverse_dynamics(mbd_spatial_model *sm, double t0, double t1, do
 
 typedef enum { MBD_SPATIAL_NEWTON_QUASI, MBD_SPATIAL_NEWTON_FULL } mbd_spatial_newton;
 
+/* The formulation a run integrates. INDEX3_BDF: the BDF above (the
+ * document's). INDEX1_RK: the planar chapters' approach for comparison,
+ * the index-1 equations [M Phi_q^T; Phi_q 0] [q''; lambda] = [F; gamma]
+ * (the same matrix and the same solver as the BDF's Newton) as the
+ * right-hand side of y = [q; q'] for an integrator of ode.h (an explicit
+ * Runge-Kutta method, `ode`), driven by run.h's loop; after every step the
+ * positions and then the velocities are projected back onto Phi = 0 and
+ * Phi_q q' = nu in the kinetic-energy metric, by Newton on [M Phi_q^T;
+ * Phi_q 0] [dq; mu] = [0; -Phi] (the same matrix again: M is singular in
+ * p, the normalisation rows make the whole regular), until |Phi|_inf <= tol
+ * (1 + |q|_inf) and |Phi_q q' - nu|_inf <= tol (1 + |q'|_inf). The
+ * explicit method has no numerical damping: a long undamped run (A01's
+ * 2000 s) keeps its phase where BDF loses it. */
+typedef enum { MBD_SPATIAL_INDEX3_BDF, MBD_SPATIAL_INDEX1_RK } mbd_spatial_method;
+
 /* "quasi", "full"; and the kind of a name (GSL_EINVAL for an unknown one) */
 const char *mbd_spatial_newton_name(mbd_spatial_newton kind);
 int mbd_spatial_newton_of(const char *name, mbd_spatial_newton *kind);
 
 typedef struct {
-    unsigned order;       /* 1 or 2; 0: 2 */
+    mbd_spatial_method method;          /* the zero value: the index-3 BDF */
+    unsigned order;       /* BDF: the highest order, 1 ... 5; 0: 2. Orders 1 and 2 are the
+                             document's; k >= 3 are the variable-coefficient BDF of order
+                             k (the derivative at t_n of the polynomial through the last k
+                             + 1 steps), reached from order 1 as the past steps come; in
+                             fixed steps the start is a run of doubling steps from h /
+                             2^m, h / 2^m <= h^((k+1)/2) (lib/src/spatial_dynamics.c says
+                             why) */
     mbd_spatial_newton newton;          /* the zero value: quasi */
     double h;             /* the step (fixed), or the first step (adaptive); 0: 1e-3 */
     int adaptive;         /* 0: fixed steps h' = (t1 - t0) / ceil((t1 - t0) / h) */
@@ -712,6 +735,10 @@ typedef struct {
     mbd_linsolve_kind linear_solver;    /* the zero value: dense */
     double consistency;   /* the start is refused when |Phi|_inf or |Phi_q q' - nu|_inf
                              exceeds this; 0: 1e-6 */
+    mbd_ode_params ode;   /* INDEX1_RK: the integrator (ode.h; mbd_ode_preset() fills one,
+                             its rtol and atol are the ones used); the BDF options order,
+                             newton, h, adaptive, rtol, atol, hmin, hmax do not apply, tol
+                             is the projection's */
 } mbd_spatial_dynamics_options;
 
 typedef struct {
@@ -725,6 +752,8 @@ typedef struct {
     size_t force_evals;        /* F(t, q, q') evaluations of the whole vector (full
                                 * Newton's differences evaluate one body's terms at a
                                 * time and are not counted) */
+    size_t rhs_evals;          /* INDEX1_RK: right-hand sides */
+    size_t projections;        /* INDEX1_RK: steps whose state the projection moved */
     double h_min, h_max;       /* the smallest and largest accepted step */
 } mbd_spatial_dynamics_stats;
 
