@@ -5,8 +5,10 @@
  * Dynamics Simulation Engine", simEngine3D), Secs. 4.1 and 6.4-6.5, with the
  * equations its reading guide (seed-notes/003, "the guide") writes out in
  * its Sec. 2.2: the four basic constraints, a joint assembled from them, one
- * step of the kinematics analysis of a fully driven model, and the inverse
- * dynamics that turns a driver's multiplier into the torque that drives.
+ * step of the kinematics analysis of a fully driven model, the inverse
+ * dynamics that turns a driver's multiplier into the torque that drives,
+ * and the BDF dynamics of Sec. 6.6: a step in acceleration form, its quasi
+ * and full Newton matrices, and the drifts of a run.
  *
  * 09.1 and 09.2 work on plain arrays; 09.3 and 09.4 on a finished
  * mbd_spatial_model (mbd/spatial.h) built by the caller. What the library
