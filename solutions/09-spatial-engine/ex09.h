@@ -5,8 +5,10 @@
  * Dynamics Simulation Engine", simEngine3D), Secs. 4.1 and 6.4-6.5, with the
  * equations its reading guide (seed-notes/003, "the guide") writes out in
  * its Sec. 2.2: the four basic constraints, a joint assembled from them, one
- * step of the kinematics analysis of a fully driven model, and the inverse
- * dynamics that turns a driver's multiplier into the torque that drives.
+ * step of the kinematics analysis of a fully driven model, the inverse
+ * dynamics that turns a driver's multiplier into the torque that drives,
+ * and the BDF dynamics of Sec. 6.6: a step in acceleration form, its quasi
+ * and full Newton matrices, and the drifts of a run.
  *
  * 09.1 and 09.2 work on plain arrays; 09.3 and 09.4 on a finished
  * mbd_spatial_model (mbd/spatial.h) built by the caller. What the library
@@ -245,5 +247,147 @@ typedef struct {
 
 int ex09_reaction_on(const mbd_spatial_model *sm, size_t first, size_t count, int b,
                      const gsl_vector *q, const gsl_vector *lambda, ex09_reaction *out);
+
+/* EXERCISE 09.5 -- a step of BDF in acceleration form (document Sec. 6.6;
+ * the guide's Sec. 4.6 and Sec. 8, item 4).
+ *
+ * (a) The coefficients. BDF of order k written for the accelerations: at
+ * t_n = t_{n-1} + h_n every quantity x (a coordinate or its rate) obeys
+ *     x_n = a_x + beta0 h_n x'_n,   a_x = alpha[0] x_{n-1} + alpha[1] x_{n-2},
+ * so that  q'_n = a_v + beta0 h q''_n  and  q_n = a_q + beta0 h q'_n.
+ *     order 1 (implicit Euler):  beta0 = 1, alpha = (1, 0)
+ *     order 2 (variable step, w = h_n / h_{n-1}):
+ *         beta0 = (1 + w) / (1 + 2w),
+ *         alpha = ((1 + w)^2 / (1 + 2w), -w^2 / (1 + 2w))
+ * (2/3 and (4/3, -1/3) at w = 1). They are the only numbers that make the
+ * formula exact for x(t) = 1, t and t^2 (order 2; 1 and t for order 1).
+ * w is read at order 2 only. MBD_EINPUT when c is NULL, the order is not 1
+ * or 2, or (order 2) w is not finite and > 0. */
+typedef struct {
+    double beta0;
+    double alpha[2];   /* of x_{n-1} and x_{n-2} */
+} ex09_bdf_coef;
+
+int ex09_bdf_coefficients(unsigned order, double w, ex09_bdf_coef *c);
+
+/* (b) One step of the index-3 equations of motion of any mbd_system
+ *     M(q) q'' + Phi_q(t, q)^T lambda = F(t, q, q'),   Phi(t, q) = 0
+ * from t_{n-1} to t = t_n = t_{n-1} + h (mbd/system.h: mass, force,
+ * constraint, jacobian; n coordinates, m rows, m may be 0). The unknowns
+ * are z = (q''_n, lambda_n); q'_n and q_n follow from q''_n by the BDF map
+ * of (a) with a_v, a_q from the past rates and positions. Newton's method
+ * on the residual
+ *     g(z) = [ M q'' + Phi_q^T lambda - F ;  Phi(t, q) / (beta0^2 h^2) ]
+ * (the constraint rows divided by dq_n/dq''_n = beta0^2 h^2, so that their
+ * derivative in q'' is Phi_q) with the quasi-Newton matrix of the document
+ *     J = [ M(q)  Phi_q(t, q)^T ;  Phi_q(t, q)  0 ]
+ * evaluated once, at the q that the guess gives, and factored once (LU
+ * with partial pivoting; singular when a pivot |U_kk| <= 1e-12 max|J|:
+ * MBD_ESINGULAR). Each iteration: q, q' from the current q'', g, solve
+ * J dz = -g, z = z + dz; converged when the positions moved by at most tol,
+ * beta0^2 h^2 max|dq''| <= tol, and then q, q' are those of the updated
+ * q''. MBD_ENOCONV when max_iter iterations do not converge (a NaN
+ * correction does not either).
+ *
+ * q1, qd1 are q, q' at t_{n-1}; q2, qd2 at t_{n-2} = t_{n-1} - h / w
+ * (order 2 only; NULL allowed at order 1). qdd and lambda are in-out: the
+ * guess on entry (the last step's values, say), the solution on return;
+ * q and qd receive q_n and q'_n, *iterations (may be NULL) the number of
+ * iterations (corrections) taken, at least 1.
+ * MBD_EINPUT when s, set, q1, qd1, q, qd, qdd or lambda is NULL, q2 or qd2
+ * is NULL at order 2, the settings are bad (order not 1 or 2, h not finite
+ * and > 0, w (order 2) not finite and > 0, tol not finite and > 0,
+ * max_iter = 0), t is not finite or an entry of the past values or of the
+ * guess is not finite; GSL_EBADLEN when a vector has the wrong size (n;
+ * lambda: m, which may be 0: pass any vector then, it is not read); a
+ * model callback's status. */
+typedef struct {
+    unsigned order;      /* 1 or 2 */
+    double h;            /* h_n = t_n - t_{n-1} */
+    double w;            /* order 2: h_n / h_{n-1} */
+    double tol;          /* on beta0^2 h^2 max|dq''| */
+    unsigned max_iter;
+} ex09_bdf_settings;
+
+int ex09_bdf_step(const mbd_system *s, double t, const ex09_bdf_settings *set,
+                  const gsl_vector *q1, const gsl_vector *qd1, const gsl_vector *q2,
+                  const gsl_vector *qd2, gsl_vector *q, gsl_vector *qd, gsl_vector *qdd,
+                  gsl_vector *lambda, unsigned *iterations);
+
+/* EXERCISE 09.6 -- the Newton matrix of a BDF step, quasi and full
+ * (document Sec. 6.6; the guide's Sec. 4.6).
+ *
+ * The residual g(z) of 09.5 at z = (q'', lambda), with q' = a_v + beta0 h
+ * q'' and q = a_q + beta0 h q' (aq, av given), has the Jacobian
+ *     dg/dz = [ M + beta0^2 h^2 ((M q'')_q + (Phi_q^T lambda)_q - F_q)
+ *                 - beta0 h F_q'                               Phi_q^T ]
+ *             [ Phi_q                                          0       ]
+ * all at (t, q, q'): (M q'')_q is the derivative of M(q) q'' with q''
+ * held, (Phi_q^T lambda)_q that of Phi_q(t, q)^T lambda with lambda held,
+ * F_q and F_q' those of F(t, q, q'). Write into J ((n + m) x (n + m)):
+ *     MBD_SPATIAL_NEWTON_QUASI   the document's quasi-Newton matrix
+ *                                [M Phi_q^T; Phi_q 0] (the limit h -> 0);
+ *     MBD_SPATIAL_NEWTON_FULL    dg/dz, the full Newton matrix.
+ * The three derivative terms may be taken by central differences of the
+ * model's callbacks (a step of about 1e-6 (1 + |x_k|) in each coordinate
+ * x_k keeps them to about 1e-9 of their size) or analytically; J must
+ * agree with the exact Jacobian to 1e-7 of its largest entry.
+ * MBD_EINPUT when s, aq, av, qdd, lambda or J is NULL, the kind is not one
+ * of the two, t is not finite, h or beta0 is not finite and > 0, or an
+ * entry of aq, av, qdd, lambda is not finite; GSL_EBADLEN when aq, av, qdd
+ * do not have n entries, lambda m (any vector when m = 0) or J is not
+ * (n + m) x (n + m); a model callback's status. */
+int ex09_newton_matrix(const mbd_system *s, mbd_spatial_newton kind, double t, double h,
+                       double beta0, const gsl_vector *aq, const gsl_vector *av,
+                       const gsl_vector *qdd, const gsl_vector *lambda, gsl_matrix *J);
+
+/* EXERCISE 09.7 -- energy, Euler-norm and constraint drift of the BDF
+ * dynamics, and their order (document Sec. 6.6 and Sec. 7; the guide's
+ * Sec. 7.4, E4, and Sec. 7.5, S1-S3).
+ *
+ * (a) A fixed-step run of the library's dynamics (mbd_spatial_dynamics_alloc
+ * with the options o, mbd_spatial_dynamics_run from t0 to t1 with outputs
+ * at every step's end, dt_out = 0) from (q0, qd0), and the largest drifts
+ * over every output, t0 included:
+ *     energy     max |E(t_k) - E(t0)|,  E = (1/2) q'^T M(q) q' - sum_b m_b g^T r_b
+ *                (the kinetic energy from the model's mass matrix, whose
+ *                4 G^T J_bar G blocks carry the rotation; m_b read from it;
+ *                g the gravity the model was built with: the model must
+ *                have no other applied force)
+ *     euler      max_b |p_b^T p_b - 1|  (every moving body)
+ *     phi        max|Phi(t_k, q_k)|  (every row, the normalisation rows too)
+ *     velocity   max|Phi_q q' - nu|  (nu = -Phi_t; index 3 does not enforce it)
+ * with energy0 = E(t0), and the run's steps and Newton iterations
+ * (mbd_spatial_dynamics_stats_get). Compute E yourself: do not use the
+ * model's energy callback or the observer point's energy.
+ * MBD_EINPUT when sm, g, o, q0, qd0 or out is NULL, the model is not
+ * finished, o asks for an adaptive run, t0, t1 or an entry of g is not
+ * finite, or t1 <= t0; GSL_EBADLEN when q0 or qd0 does not have n entries;
+ * the status of the allocation (NULL: MBD_EINPUT) or of the run (a start
+ * that is not consistent, MBD_ENOCONV, ...). Nothing is written then. */
+typedef struct {
+    double energy0;      /* E(t0) */
+    double energy;       /* max_k |E(t_k) - E(t0)| */
+    double euler;        /* max_k max_b |p_b^T p_b - 1| */
+    double phi;          /* max_k max|Phi| */
+    double velocity;     /* max_k max|Phi_q q' - nu| */
+    size_t steps;
+    size_t newton_iterations;
+} ex09_drift;
+
+int ex09_drift_run(mbd_spatial_model *sm, const double g[3],
+                   const mbd_spatial_dynamics_options *o, double t0, double t1,
+                   const gsl_vector *q0, const gsl_vector *qd0, ex09_drift *out);
+
+/* (b) The observed orders of the energy drift and of the velocity drift:
+ * two runs of (a), with o->h and with o->h / 2 (the other options as they
+ * are), and order[0] = log2(energy(h) / energy(h/2)), order[1] =
+ * log2(velocity(h) / velocity(h/2)). GSL_EDOM when a drift of either
+ * run is zero (no order can be read); the statuses of (a);
+ * MBD_EINPUT also when order is NULL or o->h is not > 0 (the default step
+ * is not halved). Nothing is written on an error. */
+int ex09_drift_order(mbd_spatial_model *sm, const double g[3],
+                     const mbd_spatial_dynamics_options *o, double t0, double t1,
+                     const gsl_vector *q0, const gsl_vector *qd0, double order[2]);
 
 #endif
