@@ -7,7 +7,9 @@
  *   - A01 (C1, C1e, C1r): the mass against the point-mass pendulum's
  *     equation (reference.c, rk8pd); the energy computed here from q, q';
  *     the hinge's force on the mass against -m (|v|^2/L + g (-y)/L) (x, y)/L
- *     from the simulated state, and no torque about the hinge;
+ *     from the simulated state, and no torque about the hinge; and all of
+ *     these against BDF2 written out here for the point mass in two
+ *     Cartesian coordinates (the method's own error, told from the code's);
  *   - the cylindrical pendulum (C2): z, z', z'' against the closed form of
  *     the BDF start (guide Sec. 8 item 4: z_n = t^2/2 + (3/4) h^2 (1 - 3^-n)),
  *     x and y against A01's equation;
@@ -18,8 +20,10 @@
  *     against the closed form within BDF2's error on exact positions;
  *   - the free slider-crank (C4b): energy conservation, at h and 2h;
  *   - the driven four-bar (C5a): the energy change against the work of the
- *     driver's reaction torque (its power n . omega integrated here);
- *   - the four-bar turned by 10 N m (C5b): E(t) - E(0) = 10 (theta - theta0);
+ *     driver's reaction torque (its power n . omega integrated here), the
+ *     start's O(h) part and the O(h^2) rest apart, at h and h/2;
+ *   - the four-bar turned by 10 N m (C5b): E(t) - E(0) = 10 (theta - theta0)
+ *     at h and h/2;
  *   - the spring-mass-damper (C6): x against its closed form at h and h/2
  *     (second order), the rail's force on the mass (0, 9.81, 0) N;
  *   - the flyball governor (C7) at C = 7500 and 12500: the collar's height
