@@ -162,15 +162,17 @@ $(BUILD)/tests/lib/%: $(BUILD)/obj/tests/lib/%.o $(SUPPORT_LIB) $(LIBA)
 	@mkdir -p $(@D)
 	$(LINK) -o $@ $< $(TEST_LINK_LIBS)
 
-# chapter tests: tests/chapters/test_chNN.c links chapter NN's model code
+# chapter tests: tests/chapters/test_chNN.c and test_chNN_<suffix>.c link
+# chapter NN's model code ($(1) is NN or NN_<suffix>; test_chapter is NN-slug)
 CHAPTER_TESTS :=
+test_chapter = $(filter $(firstword $(subst _, ,$(1)))-%,$(CHAPTERS))
 define chapter_test_rules
 CHAPTER_TESTS += $(BUILD)/tests/chapters/test_ch$(1)
 $(BUILD)/tests/chapters/test_ch$(1): $(BUILD)/obj/tests/chapters/test_ch$(1).o \
-    $(call chapter_objs,$(filter $(1)-%,$(CHAPTERS))) $(SUPPORT_LIB) $(LIBA)
+    $(call chapter_objs,$(call test_chapter,$(1))) $(SUPPORT_LIB) $(LIBA)
 	@mkdir -p $$(@D)
 	$$(LINK) -o $$@ $$(filter %.o,$$^) $$(TEST_LINK_LIBS)
-$(BUILD)/obj/tests/chapters/test_ch$(1).o: TEST_COMPILE += -Ichapters/$(filter $(1)-%,$(CHAPTERS))
+$(BUILD)/obj/tests/chapters/test_ch$(1).o: TEST_COMPILE += -Ichapters/$(call test_chapter,$(1))
 endef
 $(foreach t,$(patsubst tests/chapters/test_ch%.c,%,$(wildcard tests/chapters/test_ch*.c)),\
     $(eval $(call chapter_test_rules,$(t))))

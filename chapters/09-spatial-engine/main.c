@@ -50,7 +50,8 @@ int main(int argc, char **argv)
     static const char *const solver_descriptions[] = {"GSL's LU", "SuiteSparse's KLU", NULL};
     mbd_cli_choices(solver_names, solver_descriptions, solvers, 3);
     const char *newton = NULL, *solver = NULL;
-    int newton_given = 0, solver_given = 0;
+    int newton_given = 0, solver_given = 0, governor_c_given = 0;
+    double governor_c = CH09_GOVERNOR_C;
     const mbd_cli_extra extra[] = {
         {"model", MBD_ARG_STRING, &model, "FILE",
          "the model file to run (YAML; the book's model-format page)",
@@ -71,6 +72,10 @@ int main(int argc, char **argv)
          "write a model file to standard output and exit", gens, 0, 0, 0, 0, &generate_given},
         {"n", MBD_ARG_LONG, &n_bars, "N", "--generate n-four-bar: the number of four-bars "
          "(1 ... 1000; default 2)", NULL, 1.0, CH09_MAX_FOUR_BARS, 0, 0, &n_given},
+        {"governor-c", MBD_ARG_DOUBLE, &governor_c, "C", "the flyball governor's torque "
+         "Ts = C (0.05 - y_collar), N m/m (default 12500; the document runs 7500, 12500, 17500; "
+         "its oscillations grow from about 17500; at most 1e6)",
+         NULL, 0.0, CH09_GOVERNOR_C_MAX, 1, 0, &governor_c_given},
     };
     const mbd_cli_spec spec = {
         .program = PROGRAM,
@@ -101,6 +106,9 @@ int main(int argc, char **argv)
                  "nothing; a failed solve (no assembly, a singular Jacobian) exits with 1 after\n"
                  "the rows up to it. The chapter's models are in chapters/09-spatial-engine/\n"
                  "models/ ($MBD_CH09_MODELS overrides where the story looks).\n"
+                 "Torque callbacks a model file may name: governor_spring (Ts = C (0.05 -\n"
+                 "y_collar) about y, the body named collar; C from --governor-c) and load_ramp\n"
+                 "(Te = 0 until 1 s, then down to -25 N m at 2 s), the flyball governor's.\n"
                  "Figures (--plot PREFIX, from the story's runs): PREFIX-slider.svg,\n"
                  "PREFIX-pendulum.svg.",
         .common = MBD_OPT_OUTPUT | MBD_OPT_T_END | MBD_OPT_H | MBD_OPT_INTEGRATOR
@@ -121,7 +129,8 @@ int main(int argc, char **argv)
         return mbd_cli_exit_status(
             mbd_cli_usage_error(&spec, stderr, "--n goes with --generate n-four-bar"));
     if (generate_given) {
-        if (model_given || analysis_given || reactions_given || opt.csv || opt.summary)
+        if (model_given || analysis_given || reactions_given || opt.csv || opt.summary ||
+            governor_c_given)
             return mbd_cli_exit_status(mbd_cli_usage_error(
                 &spec, stderr, "--generate writes a model file and runs nothing: give it alone "
                                "(with --n)"));
@@ -139,6 +148,16 @@ int main(int argc, char **argv)
          opt.h_given || opt.integrator_given || opt.dt_out_given || opt.rtol_given ||
          opt.atol_given || newton_given || solver_given) && !model_given)
         return mbd_cli_exit_status(mbd_cli_usage_error(&spec, stderr, "give the model: --model FILE"));
+    if (governor_c_given && !model_given)
+        return mbd_cli_exit_status(mbd_cli_usage_error(
+            &spec, stderr, "--governor-c goes with --model FILE, a model with the governor's "
+                           "torque (models/flyball-governor.yaml)"));
+    /* the governor's C reaches the model as it is built (model.c refuses a
+     * model without the governor_spring torque when it is given) */
+    const ch09_model_params params = {governor_c, governor_c_given};
+    if (ch09_model_set_params(&params) != GSL_SUCCESS)
+        return mbd_cli_exit_status(
+            mbd_cli_usage_error(&spec, stderr, "--governor-c %g: out of range", governor_c));
     const mbd_cli_program prog = {PROGRAM, &p, ch09_program_bench, ch09_program_figures,
                                   model_given ? ch09_program_run : NULL, ch09_program_story};
     return mbd_cli_dispatch(&prog, &opt);

@@ -69,6 +69,109 @@ static int function_torque(const mbd_spatial_model *sm, double t, const gsl_vect
     return st;
 }
 
+/* >> callbacks */
+/* The torques registered by name (model.h). The governor's spring torque
+ * reads the collar's height; it is the document's Ts.m (its Fig. 14),
+ * torqueY = C (currentL - L0), currentL = 0.2 - y_collar, L0 = 0.15. */
+struct ch09_callbacks {
+    double C;                    /* governor_spring's gain */
+    int collar;                  /* the spatial body whose height it reads; -1: none */
+    int governor;                /* the model has a governor_spring torque */
+};
+
+static int governor_spring(const mbd_spatial_model *sm, double t, const gsl_vector *q,
+                           const gsl_vector *qd, double n[3], void *user)
+{
+    (void)t, (void)qd;
+    const ch09_callbacks *cb = user;
+    double r[3], p[4];
+    int st = mbd_spatial_pose(sm, cb->collar, q, r, p);
+    const double shaft_hinge_y = 0.2, free_length = 0.15;
+    n[0] = n[2] = 0.0;
+    n[1] = st == GSL_SUCCESS ? cb->C * ((shaft_hinge_y - r[1]) - free_length) : 0.0;
+    return st;
+}
+
+/* the document's Te.m: the load comes on between t = 1 s and t = 2 s */
+static int load_ramp(const mbd_spatial_model *sm, double t, const gsl_vector *q,
+                     const gsl_vector *qd, double n[3], void *user)
+{
+    (void)sm, (void)q, (void)qd, (void)user;
+    n[0] = n[2] = 0.0;
+    n[1] = t < 1.0 ? 0.0 : t < 2.0 ? -25.0 * t + 25.0 : -25.0;
+    return GSL_SUCCESS;
+}
+
+static const struct {
+    const char *name;
+    mbd_spatial_torque_fn fn;
+} registered[] = {
+    {"governor_spring", governor_spring},
+    {"load_ramp", load_ramp},
+};
+#define N_REGISTERED (sizeof registered / sizeof registered[0])
+
+static ch09_model_params process_params = {CH09_GOVERNOR_C, 0};
+
+void ch09_model_params_default(ch09_model_params *p)
+{
+    p->governor_c = CH09_GOVERNOR_C;
+    p->governor_c_given = 0;
+}
+
+static int params_valid(const ch09_model_params *p)
+{
+    return isfinite(p->governor_c) && p->governor_c > 0.0 &&
+           p->governor_c <= CH09_GOVERNOR_C_MAX;
+}
+
+int ch09_model_set_params(const ch09_model_params *p)
+{
+    if (p == NULL) {
+        ch09_model_params_default(&process_params);
+        return GSL_SUCCESS;
+    }
+    if (!params_valid(p))
+        return GSL_EINVAL;
+    process_params = *p;
+    return GSL_SUCCESS;
+}
+
+double ch09_model_governor_c(const ch09_model *md)
+{
+    return md->cb != NULL && md->cb->governor ? md->cb->C : NAN;
+}
+
+/* the function registered under the torque's callback name, with its data */
+static int callback_torque(ch09_model *md, const mbd_model_torque *tq, mbd_spatial_frame fr,
+                           mbd_failure *fail)
+{
+    const mbd_model_desc *d = md->desc;
+    size_t k = 0;
+    while (k < N_REGISTERED && strcmp(registered[k].name, tq->callback) != 0)
+        k++;
+    if (k == N_REGISTERED)
+        return mbd_failure_set(fail, MBD_EINPUT, NAN,
+                               "%s:%lu:%lu: torque '%s' asks for the callback '%s', which this "
+                               "program does not have (it has governor_spring and load_ramp)",
+                               d->source, tq->pos.line, tq->pos.column, tq->name, tq->callback);
+    if (registered[k].fn == governor_spring) {
+        const long c = mbd_model_find_body(d, "collar");
+        if (c <= 0)
+            return mbd_failure_set(fail, MBD_EINPUT, NAN,
+                                   "%s:%lu:%lu: torque '%s': the callback governor_spring reads "
+                                   "the height of the body named 'collar', and this model has "
+                                   "no such moving body", d->source, tq->pos.line,
+                                   tq->pos.column, tq->name);
+        md->cb->collar = md->body[c];
+        md->cb->governor = 1;
+    }
+    mbd_spatial_add_variable_torque(md->sm, tq->name, md->body[tq->body], registered[k].fn, fr,
+                                    md->cb);
+    return GSL_SUCCESS;
+}
+/* << callbacks */
+
 static int actuator(double l, double ldot, double t, double *h, void *user)
 {
     (void)l, (void)ldot;
@@ -79,15 +182,24 @@ static int actuator(double l, double ldot, double t, double *h, void *user)
 }
 
 /* >> build */
-static int build(ch09_model *md, mbd_failure *fail)
+static int build(ch09_model *md, const ch09_model_params *par, mbd_failure *fail)
 {
     const mbd_model_desc *d = md->desc;
     mbd_spatial_model *sm = md->sm = mbd_spatial_alloc();
     md->body = calloc(d->nbodies, sizeof *md->body);
     md->joint = calloc(d->njoints + 1, sizeof *md->joint);
     md->constraint = calloc(d->nconstraints + 1, sizeof *md->constraint);
-    if (sm == NULL || md->body == NULL || md->joint == NULL || md->constraint == NULL)
+    md->cb = calloc(1, sizeof *md->cb);
+    if (sm == NULL || md->body == NULL || md->joint == NULL || md->constraint == NULL ||
+        md->cb == NULL)
         return mbd_failure_set(fail, GSL_ENOMEM, NAN, "out of memory for the model");
+    if (!params_valid(par))
+        return mbd_failure_set(fail, MBD_EINPUT, NAN,
+                               "%s: the governor's spring constant C = %g: expected a number "
+                               "greater than 0 and at most %g (N m per m)", d->source,
+                               par->governor_c, CH09_GOVERNOR_C_MAX);
+    md->cb->C = par->governor_c;
+    md->cb->collar = -1;
     for (size_t k = 0; k < d->nbodies; k++) {
         const mbd_model_body *b = &d->bodies[k];
         if (b->is_ground) {
@@ -181,13 +293,16 @@ static int build(ch09_model *md, mbd_failure *fail)
             mbd_spatial_add_variable_torque(sm, tq->name, md->body[tq->body], function_torque, fr,
                                             (void *)tq);
         } else {
-            return mbd_failure_set(fail, MBD_EINPUT, NAN,
-                                   "%s:%lu:%lu: torque '%s' asks for the callback '%s', which "
-                                   "this program does not have (chapter 09 part 2 adds the "
-                                   "flyball governor's)", d->source, tq->pos.line, tq->pos.column,
-                                   tq->name, tq->callback);
+            int st = callback_torque(md, tq, fr, fail);
+            if (st != GSL_SUCCESS)
+                return st;
         }
     }
+    if (par->governor_c_given && !md->cb->governor)
+        return mbd_failure_set(fail, MBD_EINPUT, NAN,
+                               "%s: --governor-c %g: this model has no torque with the callback "
+                               "governor_spring for it to set (the flyball governor has: "
+                               "flyball-governor.yaml)", d->source, par->governor_c);
     for (size_t k = 0; k < d->ntsdas; k++) {
         const mbd_model_tsda *ts = &d->tsdas[k];
         mbd_spatial_add_tsda(sm, ts->name, md->body[ts->body_i], ts->point_i, md->body[ts->body_j],
@@ -207,13 +322,19 @@ static int build(ch09_model *md, mbd_failure *fail)
 }
 /* << build */
 
-static int load(ch09_model *md, int st, const mbd_model_error *err, mbd_failure *fail)
+int ch09_model_load_with(ch09_model *md, const char *path, const char *text, const char *source,
+                         const ch09_model_params *params, mbd_failure *fail)
 {
+    memset(md, 0, sizeof *md);
+    mbd_model_error err;
+    int st = text != NULL
+                 ? mbd_model_read_string(text, strlen(text), source, &md->desc, &err)
+                 : mbd_model_read_file(path, &md->desc, &err);
     if (st != GSL_SUCCESS) {
-        mbd_model_error_to_failure(err, fail);
+        mbd_model_error_to_failure(&err, fail);
         return st;
     }
-    st = build(md, fail);
+    st = build(md, params != NULL ? params : &process_params, fail);
     if (st != GSL_SUCCESS)
         ch09_model_free(md);
     return st;
@@ -221,19 +342,13 @@ static int load(ch09_model *md, int st, const mbd_model_error *err, mbd_failure 
 
 int ch09_model_load(ch09_model *md, const char *path, mbd_failure *fail)
 {
-    memset(md, 0, sizeof *md);
-    mbd_model_error err;
-    int st = mbd_model_read_file(path, &md->desc, &err);
-    return load(md, st, &err, fail);
+    return ch09_model_load_with(md, path, NULL, NULL, NULL, fail);
 }
 
 int ch09_model_load_string(ch09_model *md, const char *text, const char *source,
                            mbd_failure *fail)
 {
-    memset(md, 0, sizeof *md);
-    mbd_model_error err;
-    int st = mbd_model_read_string(text, strlen(text), source, &md->desc, &err);
-    return load(md, st, &err, fail);
+    return ch09_model_load_with(md, NULL, text, source, NULL, fail);
 }
 
 #ifndef CH09_MODELS_DIR
@@ -271,6 +386,7 @@ void ch09_model_free(ch09_model *md)
     free(md->body);
     free(md->joint);
     free(md->constraint);
+    free(md->cb);
     memset(md, 0, sizeof *md);
 }
 

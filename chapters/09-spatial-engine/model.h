@@ -16,6 +16,42 @@
 #include "mbd/model_file.h"
 #include "mbd/spatial.h"
 
+/* The torques the program computes itself. A model file's torque written
+ * `callback: NAME` (docs/model-format.md, "Torques") gets the function this
+ * program registers under NAME; the flyball governor's two (document 003,
+ * Sec. 5.2, Figs. 13-14, and Sec. 7 "Flyball Governor"; Haug, Sec. 12.6;
+ * reading guide 003, Sec. 3.2 and Sec. 5.2 case 7) are:
+ *   governor_spring  Ts = C (0.05 - y_collar) about the torque's y axis,
+ *                    y_collar the global height of the origin of the body
+ *                    named `collar` (the document's Ts.m: C (0.2 - y - 0.15),
+ *                    the shaft's hinge at 0.2 and the spring's free length
+ *                    0.15); C = 12500 N m/m unless the parameters say;
+ *   load_ramp        Te = 0 for t < 1 s, 25 (1 - t) N m for 1 <= t < 2 s,
+ *                    -25 N m after (the document's Te.m), about the torque's
+ *                    y axis.
+ * Both act on the axis the file's `frame` names (the body frame by default:
+ * the shaft's y axis, which is the global y axis it turns about). */
+#define CH09_GOVERNOR_C 12500.0       /* N m per m: the document's Ts.m */
+#define CH09_GOVERNOR_C_MAX 1e6       /* the largest C accepted, 57 times the
+                                         * document's largest; its oscillations already
+                                         * grow at 17500 (guide 003, Sec. 5.2 case 7) */
+
+typedef struct {
+    double governor_c;           /* governor_spring's C (N m/m), > 0 */
+    int governor_c_given;        /* 1: a model without a governor_spring torque is refused
+                                    (the C would go unused) */
+} ch09_model_params;
+
+/* the defaults: C = CH09_GOVERNOR_C, not given */
+void ch09_model_params_default(ch09_model_params *p);
+/* The parameters ch09_model_load, ch09_model_load_string and
+ * ch09_model_load_named use from now on in this process (the program sets
+ * them once from --governor-c; NULL: the defaults). GSL_EINVAL for a C
+ * outside (0, CH09_GOVERNOR_C_MAX] (nothing changed). */
+int ch09_model_set_params(const ch09_model_params *p);
+
+typedef struct ch09_callbacks ch09_callbacks;   /* model.c's: the callbacks' data */
+
 typedef struct {
     mbd_model_desc *desc;        /* the file, as read (owned) */
     mbd_spatial_model *sm;       /* built from it */
@@ -23,6 +59,7 @@ typedef struct {
     int *joint;                  /* desc joint k -> spatial joint index */
     int *constraint;             /* desc constraint k -> spatial joint index */
     size_t n, m;                 /* coordinates, rows */
+    ch09_callbacks *cb;          /* the registered torques' data (owned; NULL: none) */
 } ch09_model;
 
 /* Reads `path` and builds it. MBD_EINPUT with "FILE:LINE:COL: what" in
@@ -33,6 +70,13 @@ int ch09_model_load(ch09_model *md, const char *path, mbd_failure *fail);
 /* The same from text in memory (source names it in messages). */
 int ch09_model_load_string(ch09_model *md, const char *text, const char *source,
                            mbd_failure *fail);
+/* The two with the parameters given here instead of the process's (a test
+ * runs the governor at several C): path, or text named source when text is
+ * not NULL. MBD_EINPUT also for a C out of range. */
+int ch09_model_load_with(ch09_model *md, const char *path, const char *text, const char *source,
+                         const ch09_model_params *params, mbd_failure *fail);
+/* the C of the model's governor_spring torque, or NAN when it has none */
+double ch09_model_governor_c(const ch09_model *md);
 void ch09_model_free(ch09_model *md);
 
 /* The directory of the chapter's models (ending in '/'): $MBD_CH09_MODELS

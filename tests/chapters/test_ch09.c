@@ -1027,13 +1027,13 @@ static void files_the_program_cannot_use(void)
     snprintf(args, sizeof args, "--model " DATA " --csv %s --summary", out);
     expect_refused(args, out, DATA, NULL);
     /* a torque callback the program does not have: refused where it is asked */
-    snprintf(args, sizeof args, "--model " MODELS "flyball-governor.yaml --csv %s --summary", out);
-    expect_refused(args, out, "governor_spring", NULL);
+    snprintf(args, sizeof args, "--model " DATA "unknown-callback.yaml --csv %s --summary", out);
+    expect_refused(args, out, "eddy_current_brake", NULL);
     char cmd[2048];
     test_run_result r;
     snprintf(cmd, sizeof cmd, "%s %s", test_program(PROG), args);
     test_run(cmd, &r);
-    CHECK_MSG(names_place(r.err, MODELS "flyball-governor.yaml"), "no FILE:LINE:COL: %s", r.err);
+    CHECK_MSG(names_place(r.err, DATA "unknown-callback.yaml"), "no FILE:LINE:COL: %s", r.err);
     test_run_free(&r);
 }
 
