@@ -136,33 +136,56 @@ int ch03_exact_seq_state(ch03_exact_seq *s, double t, double q[CH03_N], double q
  * into libm at every component of every output (b NaN: a, as fmax) */
 static inline double larger(double a, double b) { return b > a ? b : a; }
 
+void ch03_compare_start(ch03_compare_state *c, const ch03_pendulum *p, const ch03_exact *e)
+{
+    memset(&c->err, 0, sizeof c->err);
+    c->status = GSL_SUCCESS;
+    ch03_exact_seq_init(&c->seq, p, e);
+}
+
+int ch03_compare_row(ch03_compare_state *c, double t, const double q[CH03_N],
+                     const double qd[CH03_N])
+{
+    ch03_errors *err = &c->err;
+    double *d[6] = {&err->x, &err->y, &err->z, &err->xd, &err->yd, &err->zd};
+    double qe[CH03_N], qde[CH03_N];
+    int st = ch03_exact_seq_state(&c->seq, t, qe, qde);
+    if (st != GSL_SUCCESS)
+        return st;
+    double pos = 0.0;
+    for (size_t i = 0; i < CH03_N; i++) {
+        const double dq = fabs(q[i] - qe[i]), dv = fabs(qd[i] - qde[i]);
+        *d[i] = larger(*d[i], dq);
+        *d[3 + i] = larger(*d[3 + i], dv);
+        pos = larger(pos, dq);
+    }
+    if (pos > err->position) {
+        err->position = pos;
+        err->t_position = t;
+    }
+    err->z_abs = larger(err->z_abs, fabs(q[2]));
+    return GSL_SUCCESS;
+}
+
+void ch03_compare_finish(ch03_compare_state *c, ch03_errors *err)
+{
+    c->err.velocity = fmax(c->err.xd, fmax(c->err.yd, c->err.zd));
+    *err = c->err;
+}
+
 int ch03_compare(const ch03_pendulum *p, const ch03_exact *e, const mbd_history *h,
                  ch03_errors *err)
 {
-    memset(err, 0, sizeof *err);
-    double *d[6] = {&err->x, &err->y, &err->z, &err->xd, &err->yd, &err->zd};
-    ch03_exact_seq seq;
-    ch03_exact_seq_init(&seq, p, e);
+    ch03_compare_state c;
+    ch03_compare_start(&c, p, e);
     for (size_t k = 0; k < h->rows; k++) {
-        double qe[CH03_N], qde[CH03_N];
-        int st = ch03_exact_seq_state(&seq, h->t[k], qe, qde);
-        if (st != GSL_SUCCESS)
+        int st = ch03_compare_row(&c, h->t[k], mbd_history_q(h, k), mbd_history_qd(h, k));
+        if (st != GSL_SUCCESS) {
+            memset(err, 0, sizeof *err);
             return st;
-        const double *q = mbd_history_q(h, k), *qd = mbd_history_qd(h, k);
-        double pos = 0.0;
-        for (size_t i = 0; i < CH03_N; i++) {
-            const double dq = fabs(q[i] - qe[i]), dv = fabs(qd[i] - qde[i]);
-            *d[i] = larger(*d[i], dq);
-            *d[3 + i] = larger(*d[3 + i], dv);
-            pos = larger(pos, dq);
         }
-        if (pos > err->position) {
-            err->position = pos;
-            err->t_position = h->t[k];
-        }
-        err->z_abs = larger(err->z_abs, fabs(q[2]));
     }
-    err->velocity = fmax(err->xd, fmax(err->yd, err->zd));
+    ch03_compare_finish(&c, err);
     return GSL_SUCCESS;
 }
 

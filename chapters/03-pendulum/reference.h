@@ -76,6 +76,18 @@ typedef struct {
 int ch03_compare(const ch03_pendulum *p, const ch03_exact *e, const mbd_history *h,
                  ch03_errors *err);
 
+/* The same, one row at a time, as the outputs come (a run that keeps no
+ * history): start, a row per output in time order, finish. */
+typedef struct {
+    ch03_exact_seq seq;
+    ch03_errors err;
+    int status;              /* the last row's (GSL_SUCCESS until one fails) */
+} ch03_compare_state;
+void ch03_compare_start(ch03_compare_state *c, const ch03_pendulum *p, const ch03_exact *e);
+int ch03_compare_row(ch03_compare_state *c, double t, const double q[CH03_N],
+                     const double qd[CH03_N]);
+void ch03_compare_finish(ch03_compare_state *c, ch03_errors *err);
+
 /* The first time after t_after at which x changes sign in the history
  * (linear interpolation between rows); NAN when it never does. */
 double ch03_first_crossing(const mbd_history *h, double t_after);

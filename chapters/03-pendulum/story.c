@@ -571,17 +571,14 @@ static int bench_whole_run(void *ctx, mbd_cli_bench_counts *n)
     if (st != GSL_SUCCESS)
         return st;
     ch03_result r;
-    mbd_history h;
-    mbd_history_init(&h);
-    st = ch03_run(&p, &b->spec, &h, &r);
+    st = ch03_run(&p, &b->spec, NULL, &r);   /* no history, as the summary keeps none */
     if (st == GSL_SUCCESS)
         st = r.status;
     if (st == GSL_SUCCESS)
         st = ch03_write_summary(b->null, &b->spec, &r, &e);
     n->steps = r.stats.run.ode.steps;
     n->fevals = r.stats.run.ode.fevals;
-    n->outputs = (long)h.rows;
-    mbd_history_free(&h);
+    n->outputs = r.stats.rows;
     return st;
 }
 
@@ -711,7 +708,10 @@ int ch03_program_run(void *ctx, mbd_failure *fail)
     ch03_result r;
     mbd_history h;
     mbd_history_init(&h);
-    int st = ch03_run(&p, &prog->spec, &h, &r);
+    /* a summary alone is maxima over the outputs, folded as they come: no
+     * history is kept for it (the CSV and the report need one) */
+    const int keep = opt->csv != NULL || !opt->summary;
+    int st = ch03_run(&p, &prog->spec, keep ? &h : NULL, &r);
     if (st != GSL_SUCCESS) {
         mbd_failure_set(fail, st, NAN, "the run could not be set up (%s)", mbd_strerror(st));
         mbd_history_free(&h);

@@ -1,5 +1,6 @@
 /* One simulation of the slider-crank and its measurements (see study.h). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_errno.h>
@@ -12,6 +13,7 @@
 
 void ch05_spec_document(ch05_spec *s)
 {
+    memset(s, 0, sizeof *s);   /* reference_dense = no_history = 0 */
     mbd_study_spec_init(&s->run, "penalty-baumgarte", 1.8, 1e-4);
     s->mass = CH05_MASS_DOCUMENT;
 }
@@ -112,33 +114,121 @@ double ch05_run_energy_error(const ch05_run *r, double t_max)
     return e;
 }
 
-/* The condition number of the matrix the formulation solves with
- * (mbd_formulation_condition) at every output, on a copy of the model that
- * the probe does not watch: the probe counts the integrator's evaluations only. */
-static int own_condition(ch05_run *r, const mbd_formulation_params *fp)
+/* What a run measures at its outputs, folded as they come (the observer of
+ * the library's run, study.h), so that a run that keeps no history (a
+ * summary) measures the same as one that does, row by row in time order. */
+typedef struct {
+    ch05_run *r;
+    const ch05_spec *spec;
+    ch05_reference *ref;
+    mbd_formulation *own;        /* the condition of the method's matrix (record_condition) */
+    double *y;                   /* its state (mbd_formulation_dim of it) */
+    int ref_ready;               /* the reference is set up (at the first output) */
+    int status;                  /* of the reference or the condition: an error, not a finding */
+    size_t rows;
+    double t_prev, th1_prev;     /* the previous output's time and th1 */
+    double inv_done;             /* the invariant over the rows before the previous one */
+    double inv_prev;             /* the previous row's residual, pending until the fold is known */
+    double ep, ev;               /* position and velocity errors */
+    double last_q[3];            /* the last output's positions */
+} measure;
+
+/* the reference of this mass matrix, set up (or kept from an earlier run
+ * when it fits) when the run has its first output: tabulated on the output
+ * grid, and its fold found */
+static int reference_ready(measure *m)
 {
-    ch05_model m = r->model;
-    m.probe = NULL;
-    mbd_system s;
-    ch05_system(&m, &s);
-    mbd_formulation *f = mbd_formulation_alloc(&s, fp);
-    if (f == NULL)
-        return GSL_ENOMEM;
-    const mbd_history *h = &r->hist;
+    const ch05_spec *spec = m->spec;
+    ch05_reference *ref = m->ref;
     int st = GSL_SUCCESS;
-    r->max_own_cond = -INFINITY;
-    double y[6];   /* the formulation's state: [q; q'] or smaller (the embedding's) */
-    for (size_t k = 0; k < h->rows && st == GSL_SUCCESS; k++) {
-        double c = INFINITY;
-        st = mbd_formulation_pack(f, h->t[k], mbd_history_q(h, k), mbd_history_qd(h, k), y);
-        if (st == GSL_SUCCESS)
-            st = mbd_formulation_condition(f, h->t[k], y, &c);
-        r->max_own_cond = fmax(r->max_own_cond, c);
+    if (ref->driver == NULL || ref->params.kind != spec->mass) {
+        ch05_reference_free(ref);
+        st = ch05_reference_init(ref, &m->r->model, spec->mass);
     }
-    mbd_formulation_free(f);
-    if (h->rows == 0)
-        r->max_own_cond = NAN;
+    if (st == GSL_SUCCESS && spec->run.dt_out > 0)
+        st = spec->reference_dense
+                 ? ch05_reference_tabulate_dense(ref, spec->run.dt_out, spec->run.t_end)
+                 : ch05_reference_tabulate(ref, spec->run.dt_out, spec->run.t_end);
+    if (st == GSL_SUCCESS)
+        st = ch05_reference_fold(ref, &m->r->fold_reference);
+    if (st == GSL_EMAXITER)
+        st = GSL_SUCCESS;   /* no fold within 3 s: fold_reference stays NAN */
     return st;
+}
+
+static int measure_output(void *ctx, double t, const double q[], const double qd[],
+                          double C_norm, double Cdot_norm, double E, double step)
+{
+    (void)C_norm;
+    (void)Cdot_norm;
+    (void)E;
+    measure *m = ctx;
+    ch05_run *r = m->r;
+    int st = GSL_SUCCESS;
+    if (!m->ref_ready) {
+        st = reference_ready(m);
+        m->ref_ready = 1;
+        if (st != GSL_SUCCESS)
+            return m->status = st;
+    }
+    /* the slider's farthest point, cond(S), the drift before the fold */
+    if (q[2] > r->max_x3) {
+        r->max_x3 = q[2];
+        r->t_max_x3 = t;
+    }
+    r->max_schur_cond = fmax(r->max_schur_cond, ch05_schur_condition(&r->model, m->spec->mass, q));
+    if (isnan(r->fold_time) && q[0] >= CH05_APPROACH) {
+        double C[2];
+        ch05_constraint(&r->model, q, C);
+        r->fold_c2 = C[1];
+    }
+    /* the fold: the first sign change of th1 between outputs; the invariant
+     * counts the rows before it, so the previous row's waits for it */
+    const double res = ch05_branch_residual(&r->model, q);
+    if (isnan(r->fold_time)) {
+        if (m->rows > 0 && m->th1_prev > 0.0 && q[0] <= 0.0) {
+            const double a = m->th1_prev, b = q[0];
+            r->fold_time = m->t_prev + a / (a - b) * (t - m->t_prev);
+            r->fold_step = step;
+            r->fold_rate = qd[0];
+            if (!(m->t_prev >= r->fold_time))
+                m->inv_done = fmax(m->inv_done, m->inv_prev);
+            if (!(t >= r->fold_time))
+                m->inv_done = fmax(m->inv_done, res);
+        } else {
+            if (m->rows > 0)
+                m->inv_done = fmax(m->inv_done, m->inv_prev);
+            m->inv_prev = res;
+        }
+    } else if (!(t >= r->fold_time)) {
+        m->inv_done = fmax(m->inv_done, res);
+    }
+    /* the condition number of the matrix the formulation solves with, on a
+     * copy of the model that the probe does not watch */
+    if (m->own != NULL) {
+        double c = INFINITY;
+        st = mbd_formulation_pack(m->own, t, q, qd, m->y);
+        if (st == GSL_SUCCESS)
+            st = mbd_formulation_condition(m->own, t, m->y, &c);
+        r->max_own_cond = fmax(r->max_own_cond, c);
+        if (st != GSL_SUCCESS)
+            return m->status = st;
+    }
+    /* the errors against the reference */
+    double qr[3], qdr[3];
+    st = ch05_reference_state(m->ref, t, qr, qdr);
+    if (st != GSL_SUCCESS)
+        return m->status = st;
+    for (int i = 0; i < 3; i++) {
+        m->ep = fmax(m->ep, fabs(q[i] - qr[i]));
+        m->ev = fmax(m->ev, fabs(qd[i] - qdr[i]));
+    }
+    m->t_prev = t;
+    m->th1_prev = q[0];
+    for (int i = 0; i < 3; i++)
+        m->last_q[i] = q[i];
+    m->rows++;
+    return GSL_SUCCESS;
 }
 
 int ch05_run_spec(ch05_run *r, const ch05_spec *spec, ch05_reference *ref)
@@ -156,72 +246,57 @@ int ch05_run_spec(ch05_run *r, const ch05_spec *spec, ch05_reference *ref)
     if (st != GSL_SUCCESS)
         return mbd_failure_set(&r->fail, MBD_EINPUT, NAN, "unknown method '%s'", spec->run.method);
 
-    /* the library's method run (study.h) */
+    /* the condition of the method's matrix, on a copy of the model that the
+     * probe does not watch: the probe counts the integrator's evaluations only */
+    ch05_model own_model = r->model;
+    own_model.probe = NULL;
+    mbd_system own_sys;
+    ch05_system(&own_model, &own_sys);
+    measure m = {.r = r, .spec = spec, .ref = ref, .status = GSL_SUCCESS};
+    if (spec->run.record_condition) {
+        m.own = mbd_formulation_alloc(&own_sys, &fp);
+        m.y = m.own != NULL ? malloc(mbd_formulation_dim(m.own) * sizeof *m.y) : NULL;
+        if (m.y == NULL) {
+            mbd_formulation_free(m.own);
+            return GSL_ENOMEM;
+        }
+        r->max_own_cond = -INFINITY;
+    }
+    r->max_x3 = -INFINITY;
+
+    /* the library's method run (study.h), measured at every output */
     double q0[3], qd0[3];
     ch05_initial(&r->model, q0, qd0);
     mbd_study_spec ss = spec->run;
-    ss.record_condition = 0;   /* measured below, without the probe watching */
+    ss.record_condition = 0;   /* measured by the observer, without the probe watching */
+    ss.observe = measure_output;
+    ss.observe_ctx = &m;
     mbd_study_result res;
-    st = mbd_study_run(&r->sys, &ss, q0, qd0, &r->hist, &res);
+    st = mbd_study_run(&r->sys, &ss, q0, qd0, spec->no_history ? NULL : &r->hist, &res);
+    mbd_formulation_free(m.own);
+    free(m.y);
     r->status = st != GSL_SUCCESS ? st : res.status;
     r->fail = res.fail;
     r->stats = res.stats;
-    if (st != GSL_SUCCESS || (r->status == MBD_EINPUT && r->hist.rows == 0))
+    if (st != GSL_SUCCESS || (r->status == MBD_EINPUT && res.stats.rows == 0))
         return r->status;   /* refused before it started (e.g. projection of index-2) */
-
-    /* the fold: the first sign change of th1 between outputs */
-    const mbd_history *h = &r->hist;
-    r->max_x3 = -INFINITY;
-    for (size_t k = 0; k < h->rows; k++) {
-        const double *q = mbd_history_q(h, k);
-        if (q[2] > r->max_x3) {
-            r->max_x3 = q[2];
-            r->t_max_x3 = h->t[k];
-        }
-        r->max_schur_cond = fmax(r->max_schur_cond,
-                                 ch05_schur_condition(&r->model, spec->mass, q));
-        if (isnan(r->fold_time) && q[0] >= CH05_APPROACH) {
-            double C[2];
-            ch05_constraint(&r->model, q, C);
-            r->fold_c2 = C[1];
-        }
-        if (k > 0 && isnan(r->fold_time)) {
-            const double a = mbd_history_q(h, k - 1)[0], b = q[0];
-            if (a > 0.0 && b <= 0.0) {
-                r->fold_time = h->t[k - 1] + a / (a - b) * (h->t[k] - h->t[k - 1]);
-                r->fold_step = h->h[k];
-                r->fold_rate = mbd_history_qd(h, k)[0];
-            }
-        }
-    }
-    if (spec->run.record_condition) {
-        st = own_condition(r, &fp);
-        if (st != GSL_SUCCESS)
+    if (m.status != GSL_SUCCESS)
+        return m.status;    /* the reference or a condition number failed */
+    if (m.rows == 0) {
+        r->max_own_cond = NAN;
+        if ((st = reference_ready(&m)) != GSL_SUCCESS)
             return st;
+    } else if (isnan(r->fold_time)) {
+        m.inv_done = fmax(m.inv_done, m.inv_prev);   /* no fold: every row counts */
     }
-    if (h->rows > 0 && isfinite(r->fold_time))
-        r->branch = classify(&r->model, mbd_history_q(h, h->rows - 1));
+    r->max_pos_err = m.ep;
+    r->max_vel_err = m.ev;
+    r->max_invariant = m.inv_done;
+    if (m.rows > 0 && isfinite(r->fold_time))
+        r->branch = classify(&r->model, m.last_q);
     else
         r->branch = CH05_BRANCH_NONE;
-
-    /* the reference of this mass matrix: kept from an earlier run when it fits */
-    st = GSL_SUCCESS;
-    if (ref->driver == NULL || ref->params.kind != spec->mass) {
-        ch05_reference_free(ref);
-        st = ch05_reference_init(ref, &r->model, spec->mass);
-    }
-    if (st == GSL_SUCCESS && spec->run.dt_out > 0)
-        st = spec->reference_dense
-                 ? ch05_reference_tabulate_dense(ref, spec->run.dt_out, spec->run.t_end)
-                 : ch05_reference_tabulate(ref, spec->run.dt_out, spec->run.t_end);
-    if (st == GSL_SUCCESS)
-        st = ch05_reference_fold(ref, &r->fold_reference);
-    if (st == GSL_EMAXITER)
-        st = GSL_SUCCESS;   /* no fold within 3 s: fold_reference stays NAN */
-    if (st == GSL_SUCCESS)
-        st = ch05_run_errors(r, ref, INFINITY, &r->max_pos_err, &r->max_vel_err,
-                             &r->max_invariant);
-    return st;
+    return GSL_SUCCESS;
 }
 
 /* ------------------------------------------------------------------------ */

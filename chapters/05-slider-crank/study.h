@@ -24,6 +24,9 @@ typedef struct {
     int reference_dense;         /* errors against the reference read from one dense-output
                                     run (ch05_reference_tabulate_dense), for a run whose
                                     errors are 1e-6 and larger; 0: stepped onto every output */
+    int no_history;              /* keep no history (r->hist stays empty): every measure is
+                                    folded at the outputs as they come, so a summary alone
+                                    needs none */
 } ch05_spec;
 
 /* The document's run: penalty-baumgarte, ode23, the document's mass matrix,
@@ -65,7 +68,8 @@ typedef struct {
                                     M + mu C_q^T C_q for the penalty; 1-norm estimate), NAN without */
 } ch05_run;
 
-/* Runs the spec and measures it. Returns the status of the allocation
+/* Runs the spec and measures it at every output as it comes (the library's
+ * output observer, study.h): the reference is set up at the first output. Returns the status of the allocation
  * (MBD_EINPUT for a spec the library refuses); the simulation's own status is
  * in r->status and r->fail (a failure is a result, not an error). ref is the
  * reference of the spec's mass matrix: zeroed ({0}) before its first use, it

@@ -95,14 +95,19 @@ mbd_constraints *mbd_constraints_alloc(size_t n, size_t rows)
 const mbd_failure *mbd_constraints_failure(const mbd_constraints *c) { return &c->fail; }
 
 /* >> rcond */
-int mbd_constraints_cholesky_rcond(const gsl_matrix *L, double *rcond, gsl_vector *work)
+/* A = L L^T and A^-1 = L^-T L^-1 formed explicitly, in plain loops (GSL's
+ * estimator costs several BLAS calls per column, far more than the
+ * arithmetic at these sizes), so the condition is exact. Inlined with k a
+ * constant for the sizes of the planar chapters, so that the compiler
+ * unrolls the loops; the operations and their order are the same for every
+ * k, and so is the result, bit for bit. */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+static ALWAYS_INLINE int exact_rcond(const gsl_matrix *L, const size_t k, double *rcond)
 {
-    const size_t k = L->size1;
-    if (k > MBD_CONSTRAINTS_EXACT_RCOND)
-        return gsl_linalg_cholesky_rcond(L, rcond, work);
-    /* small: A = L L^T and A^-1 = L^-T L^-1 formed explicitly, in plain loops
-     * (GSL's estimator costs several BLAS calls per column, far more than
-     * the arithmetic at these sizes), so the condition is exact */
     enum { K = MBD_CONSTRAINTS_EXACT_RCOND };
     double l[K][K], Li[K][K];   /* L and L^-1, lower triangular */
     for (size_t i = 0; i < k; i++)
@@ -141,6 +146,23 @@ int mbd_constraints_cholesky_rcond(const gsl_matrix *L, double *rcond, gsl_vecto
     const double r = 1.0 / (norm_a * norm_inv);
     *rcond = isfinite(r) ? r : 0.0;
     return GSL_SUCCESS;
+}
+
+int mbd_constraints_cholesky_rcond(const gsl_matrix *L, double *rcond, gsl_vector *work)
+{
+    const size_t k = L->size1;
+    if (k > MBD_CONSTRAINTS_EXACT_RCOND)
+        return gsl_linalg_cholesky_rcond(L, rcond, work);
+    switch (k) {   /* the sizes of the planar chapters' M and S, unrolled */
+    case 1:
+        return exact_rcond(L, 1, rcond);
+    case 2:
+        return exact_rcond(L, 2, rcond);
+    case 3:
+        return exact_rcond(L, 3, rcond);
+    default:
+        return exact_rcond(L, k, rcond);
+    }
 }
 /* << rcond */
 

@@ -121,6 +121,13 @@ static int record(void *ctx, double t, const double y[], const mbd_run_info *inf
     mbd_sim_stats *s = r->stats;
     mbd_sim_stats_add(s, r->seen++, C, Cd, E);
 
+    s->rows++;
+    if (r->p->observe != NULL) {
+        st = r->p->observe(r->p->observe_ctx, t, r->q, r->qd, C, Cd, E, info->h);
+        if (st != GSL_SUCCESS)
+            return mbd_failure_set(fail, st, t, "the output's observer failed (%s)",
+                                   mbd_strerror(st));
+    }
     mbd_history *h = r->hist;
     if (h != NULL) {
         if (mbd_history_append(h, t, r->q, r->qd, C, Cd, E, info->h) != GSL_SUCCESS)

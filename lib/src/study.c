@@ -66,6 +66,8 @@ int mbd_study_run(const mbd_system *sys, const mbd_study_spec *spec, const doubl
         .record_condition = spec->record_condition,
         .max_steps = spec->max_steps,
         .max_outputs = spec->max_outputs,
+        .observe = spec->observe,
+        .observe_ctx = spec->observe_ctx,
     };
     /* the embedding's independent set at the start (the run packs the same) */
     size_t idx[4];
@@ -124,7 +126,7 @@ int mbd_study_summary(FILE *out, const mbd_study_spec *spec, const mbd_study_res
     bad |= mbd_summary_long(out, "rejected", s->run.ode.rejected);
     bad |= mbd_summary_long(out, "fevals", s->run.ode.fevals);
     bad |= mbd_summary_long(out, "corrections", s->run.corrections);
-    const long outputs = hist != NULL ? (long)hist->rows : s->run.outputs;
+    const long outputs = hist != NULL ? (long)hist->rows : s->rows;
     bad |= mbd_summary_long(out, "outputs", outputs);
     const int any = outputs > 0;
     bad |= mbd_summary_optional(out, "max_C_norm", s->max_C, any);

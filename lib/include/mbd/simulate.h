@@ -27,6 +27,14 @@
 extern "C" {
 #endif
 
+/* What a history row holds, handed to an observer at every output instead
+ * of (or besides) a history: a run whose measures are maxima and sums over
+ * its outputs (a --summary) folds them as they come and keeps no rows. q and
+ * qd are n values each, valid during the call only. A status other than
+ * GSL_SUCCESS stops the run with it. */
+typedef int (*mbd_sim_observer)(void *ctx, double t, const double q[], const double qd[],
+                                double C_norm, double Cdot_norm, double E, double step);
+
 typedef struct {
     double t0, t_end;
     double dt_out;               /* > 0: outputs every dt_out; <= 0: every step */
@@ -40,6 +48,9 @@ typedef struct {
     long max_outputs;            /* outputs (history rows) allowed: 0 picks
                                     MBD_RUN_MAX_OUTPUTS, < 0 means no limit; a grid with
                                     more is refused before the run (MBD_EINPUT) */
+    mbd_sim_observer observe;    /* may be NULL: called at every output with the row a
+                                    history gets (the row of a failing output too) */
+    void *observe_ctx;
 } mbd_sim_params;
 
 typedef struct {
@@ -47,6 +58,8 @@ typedef struct {
     mbd_projection_stats projection;
     double max_C, max_Cdot;      /* largest |C|, |C'| over the outputs */
     double E0, max_dE;           /* energy at t0, largest |E - E0| (NAN without energy) */
+    long rows;                   /* the outputs recorded: the rows a history holds, the
+                                    one of a failing output included */
 } mbd_sim_stats;
 
 /* Folds one output into the statistics: the largest |C| and |C'|, and |E - E0|

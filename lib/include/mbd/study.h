@@ -46,6 +46,9 @@ typedef struct {
     const size_t *independent;   /* the embedding: a forced set of independent coordinates
                                     (n - m indices into q), or NULL to choose them */
     size_t n_independent;
+    mbd_sim_observer observe;    /* may be NULL: every output's row (simulate.h), for a
+                                    run that measures as it goes and keeps no history */
+    void *observe_ctx;
     const char *integrator_asked; /* when not NULL: the integrator asked for, which ode
                                     replaced (a stiff method runs with msbdf; see
                                     mbd_cli_study_spec); the result says so */
@@ -77,7 +80,7 @@ int mbd_study_run(const mbd_system *sys, const mbd_study_spec *spec, const doubl
 /* method, integrator, integrator_replaced, project, mu, alpha, beta, t_end,
  * dt_out, rtol and atol (adaptive) or h (fixed step), t_reached, steps,
  * rejected, fevals, corrections, outputs (the rows of hist, which holds the
- * one at a failure too; the run's count when hist is NULL), max_C_norm,
+ * one at a failure too; the same count, r->stats.rows, when hist is NULL), max_C_norm,
  * max_Cdot_norm. A value that is not finite fails with MBD_ENONFINITE after
  * writing the rest. */
 int mbd_study_summary(FILE *out, const mbd_study_spec *spec, const mbd_study_result *r,
