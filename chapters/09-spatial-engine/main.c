@@ -38,14 +38,15 @@ int main(int argc, char **argv)
         "the IFToMM A02 N four-bar (--n N four-bars) as a model file", NULL};
     mbd_cli_choice gens[2];
     mbd_cli_choices(generators, generator_descriptions, gens, 2);
-    mbd_cli_choice analyses[5], integrators[8], newtons[3], solvers[3];
+    mbd_cli_choice analyses[5], integrators[8], newtons[4], solvers[3];
     mbd_cli_choices(ch09_analysis_names, ch09_analysis_descriptions, analyses, 5);
     mbd_cli_choices(ch09_integrator_names, ch09_integrator_descriptions, integrators, 8);
-    static const char *const newton_names[] = {"quasi", "full", NULL};
+    static const char *const newton_names[] = {"quasi", "full", "modified", NULL};
     static const char *const newton_descriptions[] = {
         "the matrix [M Phi_q^T; Phi_q 0] once per step (the document's)",
-        "the whole Newton matrix at every iteration", NULL};
-    mbd_cli_choices(newton_names, newton_descriptions, newtons, 3);
+        "the whole Newton matrix at every iteration",
+        "the quasi matrix kept across steps until Newton slows", NULL};
+    mbd_cli_choices(newton_names, newton_descriptions, newtons, 4);
     static const char *const solver_names[] = {"dense", "sparse", NULL};
     static const char *const solver_descriptions[] = {"GSL's LU", "SuiteSparse's KLU", NULL};
     mbd_cli_choices(solver_names, solver_descriptions, solvers, 3);

@@ -233,10 +233,7 @@ int ch09_spec_of_model(const ch09_model *md, ch09_spec *spec, mbd_failure *fail)
     if (a->newton == MBD_MODEL_NEWTON_FULL)
         spec->newton = MBD_SPATIAL_NEWTON_FULL;
     if (a->newton == MBD_MODEL_NEWTON_MODIFIED)
-        return mbd_failure_set(fail, MBD_EINPUT, NAN,
-                               "%s:%lu:%lu: analysis: 'newton': this program has quasi and full "
-                               "Newton, not modified", md->desc->source, a->pos.line,
-                               a->pos.column);
+        spec->newton = MBD_SPATIAL_NEWTON_MODIFIED;
     if (isfinite(a->rtol) || isfinite(a->atol)) {
         spec->adaptive = 1;
         spec->rtol = isfinite(a->rtol) ? a->rtol : 0.0;

@@ -182,11 +182,15 @@ struct mbd_spatial_dynamics {
     gsl_vector *qo, *qdo, *qddo, *lamo;   /* an interpolated output */
     mbd_spatial_dynamics_stats st;
     size_t fac0, refac0;
+    int kept;                   /* the factored matrix is a quasi-Newton matrix [M Phi_q^T;
+                                 * Phi_q 0] (at some recent q) that modified Newton may use */
 };
 
 const char *mbd_spatial_newton_name(mbd_spatial_newton kind)
 {
-    return kind == MBD_SPATIAL_NEWTON_FULL ? "full" : "quasi";
+    return kind == MBD_SPATIAL_NEWTON_FULL       ? "full"
+           : kind == MBD_SPATIAL_NEWTON_MODIFIED ? "modified"
+                                                 : "quasi";
 }
 
 int mbd_spatial_newton_of(const char *name, mbd_spatial_newton *kind)
@@ -195,6 +199,8 @@ int mbd_spatial_newton_of(const char *name, mbd_spatial_newton *kind)
         *kind = MBD_SPATIAL_NEWTON_QUASI;
     else if (name != NULL && strcmp(name, "full") == 0)
         *kind = MBD_SPATIAL_NEWTON_FULL;
+    else if (name != NULL && strcmp(name, "modified") == 0)
+        *kind = MBD_SPATIAL_NEWTON_MODIFIED;
     else
         return GSL_EINVAL;
     return GSL_SUCCESS;
@@ -224,7 +230,8 @@ static int options_fill(mbd_spatial_dynamics_options *o)
     if ((o->method != MBD_SPATIAL_INDEX3_BDF && o->method != MBD_SPATIAL_INDEX1_RK)
         || o->order > SP_BDF_KMAX || !(o->h > 0) || !(o->rtol > 0) || !(o->atol > 0) || !(o->tol > 0)
         || !(o->hmin > 0) || o->hmax < 0 || !(o->consistency > 0)
-        || (o->newton != MBD_SPATIAL_NEWTON_QUASI && o->newton != MBD_SPATIAL_NEWTON_FULL)
+        || (o->newton != MBD_SPATIAL_NEWTON_QUASI && o->newton != MBD_SPATIAL_NEWTON_FULL
+            && o->newton != MBD_SPATIAL_NEWTON_MODIFIED)
         || (o->linear_solver != MBD_LINSOLVE_DENSE && o->linear_solver != MBD_LINSOLVE_SPARSE))
         return MBD_EINPUT;
     return GSL_SUCCESS;
@@ -874,6 +881,7 @@ static int accel(mbd_spatial_dynamics *d, double t, const gsl_vector *q, const g
         return st;
     kkt_fill(d);
     st = kkt_factor(d, fresh);
+    d->kept = st == GSL_SUCCESS;   /* the quasi-Newton matrix at q */
     if (st != GSL_SUCCESS)
         return st;
     gsl_vector_view z1 = gsl_vector_subvector(d->z, 0, n);
@@ -1010,13 +1018,23 @@ static int residual(mbd_spatial_dynamics *d, double t, double h, double beta)
 /* >> spatial-dynamics-newton */
 /* Newton for the step to t = t_{n-1} + h at the order in si; d->z holds the
  * start guess, the solution on success. GSL_SUCCESS, MBD_ENOCONV (si says
- * why), or a model or solver status. */
+ * why), or a model or solver status.
+ *
+ * Which matrix: quasi, [M Phi_q^T; Phi_q 0] evaluated at the step's first
+ * iterate (the document's); full, the whole derivative at every iterate;
+ * modified, the quasi matrix kept from earlier steps (it does not depend on
+ * h or the order, only on q) until the iteration stops contracting well (a
+ * correction above a quarter of the one before, or a fourth iteration):
+ * then it is evaluated afresh at the current iterate and the iteration goes
+ * on. A modified step fails only once its matrix is fresh. */
 static int newton(mbd_spatial_dynamics *d, double t, step_info *si, int *first_factor)
 {
     const size_t n = d->n;
     const double h = si->h, beta = si->beta;
     const int full = d->o.newton == MBD_SPATIAL_NEWTON_FULL;
+    const int keep = d->o.newton == MBD_SPATIAL_NEWTON_MODIFIED;
     double prev = HUGE_VAL;
+    int fresh = 0, refresh = !(keep && d->kept);
     si->iterations = 0;
     si->diverged = 0;
     si->correction = HUGE_VAL;
@@ -1024,17 +1042,22 @@ static int newton(mbd_spatial_dynamics *d, double t, step_info *si, int *first_f
         int st = residual(d, t, h, beta);
         if (st != GSL_SUCCESS)
             return st;
-        if (it == 0 || full) {
+        if (full || refresh) {
             kkt_fill(d);   /* from the residual's rows and mass blocks */
+            d->kept = !full;
             if (full) {
                 st = full_terms(d, t, beta * beta * h * h, beta * h);
                 if (st != GSL_SUCCESS)
                     return st;
             }
             st = kkt_factor(d, *first_factor);
-            if (st != GSL_SUCCESS)
+            if (st != GSL_SUCCESS) {
+                d->kept = 0;
                 return st;
+            }
             *first_factor = 0;
+            fresh = 1;
+            refresh = 0;
         }
         st = mbd_linsolve_solve(d->ls, d->g->data);   /* g := K^-1 g */
         if (st != GSL_SUCCESS)
@@ -1052,7 +1075,9 @@ static int newton(mbd_spatial_dynamics *d, double t, step_info *si, int *first_f
             return MBD_ENONFINITE;
         if (corr <= d->o.tol)
             return GSL_SUCCESS;
-        if (it >= 1 && corr > 2.0 * prev) {
+        if (keep && !fresh && (it >= 3 || (it >= 1 && corr > 0.25 * prev))) {
+            refresh = 1;   /* the kept matrix is too old: evaluate it here */
+        } else if (it >= 1 && corr > 2.0 * prev) {
             si->diverged = 1;
             return MBD_ENOCONV;
         }

@@ -1063,7 +1063,7 @@ static void usage_errors(void)
         {S, "--analysis assembly --dt-out 0.1", "--dt-out", NULL},
         {S, "--analysis kinematics --rtol 1e-6", "--rtol", NULL},
         {S, "--analysis dynamics --integrator bdf6", "--integrator", "bdf6"},
-        {S, "--analysis dynamics --newton modified", "--newton", "modified"},
+        {S, "--analysis dynamics --newton secant", "--newton", "secant"},
         {S, "--analysis dynamics --dt-out 2", "--dt-out", NULL},   /* the run is 1 s */
         {S, "--analysis dynamics --dt-out 0", "--dt-out", NULL},
         {"", "", "--model", NULL},                              /* --csv without a model */

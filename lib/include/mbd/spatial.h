@@ -694,7 +694,16 @@ int mbd_spatial_inverse_dynamics(mbd_spatial_model *sm, double t0, double t1, do
  * The details, what is analytic in the full matrix and what is a finite
  * difference, and what remains, are in lib/src/spatial_dynamics.c. */
 
-typedef enum { MBD_SPATIAL_NEWTON_QUASI, MBD_SPATIAL_NEWTON_FULL } mbd_spatial_newton;
+/* QUASI: the document's (above); FULL: the whole matrix at every iteration;
+ * MODIFIED: the quasi matrix kept across steps (it depends on q only, not on
+ * h or the order) and evaluated afresh only when the iteration stops
+ * contracting well, which saves most factorisations when the steps are
+ * small against the motion. */
+typedef enum {
+    MBD_SPATIAL_NEWTON_QUASI,
+    MBD_SPATIAL_NEWTON_FULL,
+    MBD_SPATIAL_NEWTON_MODIFIED
+} mbd_spatial_newton;
 
 /* The formulation a run integrates. INDEX3_BDF: the BDF above (the
  * document's). INDEX1_RK: the planar chapters' approach for comparison,
@@ -711,7 +720,8 @@ typedef enum { MBD_SPATIAL_NEWTON_QUASI, MBD_SPATIAL_NEWTON_FULL } mbd_spatial_n
  * 2000 s) keeps its phase where BDF loses it. */
 typedef enum { MBD_SPATIAL_INDEX3_BDF, MBD_SPATIAL_INDEX1_RK } mbd_spatial_method;
 
-/* "quasi", "full"; and the kind of a name (GSL_EINVAL for an unknown one) */
+/* "quasi", "full", "modified"; and the kind of a name (GSL_EINVAL for an
+ * unknown one) */
 const char *mbd_spatial_newton_name(mbd_spatial_newton kind);
 int mbd_spatial_newton_of(const char *name, mbd_spatial_newton *kind);
 
