@@ -176,6 +176,7 @@ struct mbd_spatial_dynamics {
      * at ht[j], j = 0 the last accepted step (a copy of q1, qd1), nh of them
      * valid */
     gsl_vector *hq[SP_BDF_KMAX + 2], *hqd[SP_BDF_KMAX + 2];
+    gsl_vector *hz[SP_BDF_KMAX + 2];      /* [q''; lambda] there (N) */
     double ht[SP_BDF_KMAX + 2];
     size_t nh;
     gsl_vector *aq, *av;        /* the BDF combinations */
@@ -498,6 +499,8 @@ void mbd_spatial_dynamics_free(mbd_spatial_dynamics *d)
             gsl_vector_free(d->hq[j]);
         if (d->hqd[j] != NULL)
             gsl_vector_free(d->hqd[j]);
+        if (d->hz[j] != NULL)
+            gsl_vector_free(d->hz[j]);
     }
     free(d);
 }
@@ -547,6 +550,10 @@ mbd_spatial_dynamics *mbd_spatial_dynamics_alloc(mbd_spatial_model *sm,
         d->z = gsl_vector_calloc(N);
         d->g = gsl_vector_calloc(N);
         ok = d->z && d->g;
+        for (size_t j = 0; j < SP_BDF_KMAX + 2; j++) {
+            d->hz[j] = gsl_vector_calloc(N);
+            ok = ok && d->hz[j] != NULL;
+        }
         for (size_t k = 0; ok && k < sizeof vn / sizeof vn[0]; k++)
             ok = *vn[k] != NULL;
         for (size_t k = 0; ok && k < sizeof vm / sizeof vm[0]; k++)
@@ -1077,7 +1084,10 @@ static int newton(mbd_spatial_dynamics *d, double t, step_info *si, int *first_f
             return GSL_SUCCESS;
         if (keep && !fresh && (it >= 3 || (it >= 1 && corr > 0.25 * prev))) {
             refresh = 1;   /* the kept matrix is too old: evaluate it here */
-        } else if (it >= 1 && corr > 2.0 * prev) {
+            prev = HUGE_VAL;   /* and judge the fresh one on its own corrections */
+            continue;
+        }
+        if (it >= 1 && corr > 2.0 * prev) {
             si->diverged = 1;
             return MBD_ENOCONV;
         }
@@ -1456,16 +1466,19 @@ static int run_index1(mbd_spatial_dynamics *d, double t0, double t1, double dt_o
 static void history_push(mbd_spatial_dynamics *d, double tn)
 {
     const size_t cap = SP_BDF_KMAX + 1;
-    gsl_vector *oq = d->hq[cap - 1], *oqd = d->hqd[cap - 1];
+    gsl_vector *oq = d->hq[cap - 1], *oqd = d->hqd[cap - 1], *oz = d->hz[cap - 1];
     for (size_t j = cap - 1; j > 0; j--) {
         d->hq[j] = d->hq[j - 1];
         d->hqd[j] = d->hqd[j - 1];
+        d->hz[j] = d->hz[j - 1];
         d->ht[j] = d->ht[j - 1];
     }
     d->hq[0] = oq;
     d->hqd[0] = oqd;
+    d->hz[0] = oz;
     gsl_vector_memcpy(d->hq[0], d->q);
     gsl_vector_memcpy(d->hqd[0], d->qd);
+    gsl_vector_memcpy(d->hz[0], d->z);
     d->ht[0] = tn;
     if (d->nh < cap)
         d->nh++;
@@ -1498,6 +1511,7 @@ int mbd_spatial_dynamics_run(mbd_spatial_dynamics *d, double t0, double t1, doub
     gsl_vector_memcpy(d->qd1, qd);
     gsl_vector_memcpy(d->hq[0], q);
     gsl_vector_memcpy(d->hqd[0], qd);
+    gsl_vector_memcpy(d->hz[0], d->z);   /* the start's [q''; lambda] */
     d->ht[0] = t0;
     d->nh = 1;
     st = observe(d, t0, d->q1, d->qd1, d->qdd1, d->lam1, NULL, 1, obs, user);
@@ -1570,11 +1584,24 @@ int mbd_spatial_dynamics_run(mbd_spatial_dynamics *d, double t0, double t1, doub
                 gsl_blas_daxpy(-w[j] / w[0], d->hqd[j - 1], d->av);
             }
         }
-        /* the guess: the last step's q'' and lambda */
+        /* the guess: orders 1 and 2, the last step's q'' and lambda (the
+         * document's); order k >= 3, their polynomial through the last k + 1
+         * steps at t_n, whose error O(h^(k+1)) leaves Newton far less to do */
         gsl_vector_view zq = gsl_vector_subvector(d->z, 0, n);
         gsl_vector_view zl = gsl_vector_subvector(d->z, n, m);
-        gsl_vector_memcpy(&zq.vector, d->qdd1);
-        gsl_vector_memcpy(&zl.vector, d->lam1);
+        if (si.order <= 2) {
+            gsl_vector_memcpy(&zq.vector, d->qdd1);
+            gsl_vector_memcpy(&zl.vector, d->lam1);
+        } else {
+            gsl_vector_set_zero(d->z);
+            for (unsigned j = 0; j <= si.order; j++) {
+                double l = 1.0;
+                for (unsigned i = 0; i <= si.order; i++)
+                    if (i != j)
+                        l *= (tn - d->ht[i]) / (d->ht[j] - d->ht[i]);
+                gsl_blas_daxpy(l, d->hz[j], d->z);
+            }
+        }
         st = newton(d, tn, &si, &first_factor);
         if (st != GSL_SUCCESS) {
             if (!o->adaptive || (st != MBD_ENOCONV && st != MBD_ESINGULAR
