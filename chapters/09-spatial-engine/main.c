@@ -48,7 +48,7 @@ int main(int argc, char **argv)
         "the quasi matrix kept across steps until Newton slows", NULL};
     mbd_cli_choices(newton_names, newton_descriptions, newtons, 4);
     static const char *const solver_names[] = {"dense", "sparse", NULL};
-    static const char *const solver_descriptions[] = {"GSL's LU", "SuiteSparse's KLU", NULL};
+    static const char *const solver_descriptions[] = {"GSL's LU", "SuiteSparse's KLU (the default)", NULL};
     mbd_cli_choices(solver_names, solver_descriptions, solvers, 3);
     const char *newton = NULL, *solver = NULL;
     int newton_given = 0, solver_given = 0, governor_c_given = 0;

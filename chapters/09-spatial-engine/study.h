@@ -28,7 +28,7 @@ typedef struct {
     int adaptive;                  /* the file gives rtol or atol */
     double rtol, atol;             /* 0: the library's */
     double dt_out;                 /* 0: every step */
-    mbd_linsolve_kind linear_solver;
+    mbd_linsolve_kind linear_solver;   /* default sparse (KLU) */
 } ch09_spec;
 
 /* The integrators of the dynamics, by name: bdf1 ... bdf5 (the index-3 BDF

@@ -69,13 +69,12 @@ static void dij(const sp_side *zi, const double si[3], const sp_side *zj, const 
     }
 }
 
-static int eval_row(const mbd_spatial_model *sm, const sp_row *r, double t, const gsl_vector *q,
-                    const gsl_vector *qd, int what, mbd_spatial_row_eval *e)
+/* Row r from its two sides (sp_side_of of r->i and r->j at q, and at q'
+ * when gamma is asked for: have_qd) */
+static int eval_sides(const sp_row *r, double t, const sp_side *zi, const sp_side *zj,
+                      int have_qd, int what, mbd_spatial_row_eval *e)
 {
     memset(e, 0, sizeof *e);
-    sp_side zi, zj;
-    sp_side_of(sm, r->i, q, qd, &zi);
-    sp_side_of(sm, r->j, q, qd, &zj);
     double f[3] = {0.0, 0.0, 0.0};
     if (r->kind != MBD_SPATIAL_ROW_ORIENTATION && r->kind != MBD_SPATIAL_ROW_NORMALISATION
         && (what & (EV_PHI | EV_GAMMA))) {
@@ -83,28 +82,28 @@ static int eval_row(const mbd_spatial_model *sm, const sp_row *r, double t, cons
         if (st != GSL_SUCCESS)
             return st;
     }
-    const int gam = (what & EV_GAMMA) && qd != NULL;
+    const int gam = (what & EV_GAMMA) && have_qd;
 
     switch (r->kind) {
     /* >> spatial-cd */
     case MBD_SPATIAL_ROW_CD: {
         /* Phi = c^T d - f */
         double d[3];
-        dij(&zi, r->sp, &zj, r->sq, d, NULL);
+        dij(zi, r->sp, zj, r->sq, d, NULL);
         e->phi = sp_dot3(r->c, d) - f[0];
         if (what & EV_JAC) {
             for (int k = 0; k < 3; k++) {
                 e->phi_r[0][k] = -r->c[k];
                 e->phi_r[1][k] = r->c[k];
             }
-            vB(&zi, r->c, r->sp, -1.0, e->phi_p[0]);
-            vB(&zj, r->c, r->sq, 1.0, e->phi_p[1]);
+            vB(zi, r->c, r->sp, -1.0, e->phi_p[0]);
+            vB(zj, r->c, r->sq, 1.0, e->phi_p[1]);
         }
         if (gam) {
             /* gamma = c^T B(p_i', s_i) p_i' - c^T B(p_j', s_j) p_j' + f'' */
             double qi[3], qj[3];
-            quad(&zi, r->sp, qi);
-            quad(&zj, r->sq, qj);
+            quad(zi, r->sp, qi);
+            quad(zj, r->sq, qj);
             e->gamma = sp_dot3(r->c, qi) - sp_dot3(r->c, qj);
         }
         break;
@@ -115,21 +114,21 @@ static int eval_row(const mbd_spatial_model *sm, const sp_row *r, double t, cons
     case MBD_SPATIAL_ROW_D: {
         /* Phi = d^T d - f (f the squared distance) */
         double d[3], dd[3];
-        dij(&zi, r->sp, &zj, r->sq, d, gam ? dd : NULL);
+        dij(zi, r->sp, zj, r->sq, d, gam ? dd : NULL);
         e->phi = sp_dot3(d, d) - f[0];
         if (what & EV_JAC) {
             for (int k = 0; k < 3; k++) {
                 e->phi_r[0][k] = -2.0 * d[k];
                 e->phi_r[1][k] = 2.0 * d[k];
             }
-            vB(&zi, d, r->sp, -2.0, e->phi_p[0]);
-            vB(&zj, d, r->sq, 2.0, e->phi_p[1]);
+            vB(zi, d, r->sp, -2.0, e->phi_p[0]);
+            vB(zj, d, r->sq, 2.0, e->phi_p[1]);
         }
         if (gam) {
             /* gamma = -2 d^T (B(p_j', s_j) p_j' - B(p_i', s_i) p_i') - 2 d'^T d' + f'' */
             double qi[3], qj[3], w[3];
-            quad(&zi, r->sp, qi);
-            quad(&zj, r->sq, qj);
+            quad(zi, r->sp, qi);
+            quad(zj, r->sq, qj);
             for (int k = 0; k < 3; k++)
                 w[k] = qj[k] - qi[k];
             e->gamma = -2.0 * sp_dot3(d, w) - 2.0 * sp_dot3(dd, dd);
@@ -142,20 +141,20 @@ static int eval_row(const mbd_spatial_model *sm, const sp_row *r, double t, cons
     case MBD_SPATIAL_ROW_DP1: {
         /* Phi = a_i^T a_j - f, a = A a_bar */
         double ai[3], aj[3];
-        sp_matvec3(&zi.A[0][0], r->ai, ai);
-        sp_matvec3(&zj.A[0][0], r->aj, aj);
+        sp_matvec3(&zi->A[0][0], r->ai, ai);
+        sp_matvec3(&zj->A[0][0], r->aj, aj);
         e->phi = sp_dot3(ai, aj) - f[0];
         if (what & EV_JAC) {
-            vB(&zi, aj, r->ai, 1.0, e->phi_p[0]);     /* a_j^T B(p_i, a_bar_i) */
-            vB(&zj, ai, r->aj, 1.0, e->phi_p[1]);     /* a_i^T B(p_j, a_bar_j) */
+            vB(zi, aj, r->ai, 1.0, e->phi_p[0]);     /* a_j^T B(p_i, a_bar_i) */
+            vB(zj, ai, r->aj, 1.0, e->phi_p[1]);     /* a_i^T B(p_j, a_bar_j) */
         }
         if (gam) {
             /* gamma = -a_i^T B(p_j', a_j) p_j' - a_j^T B(p_i', a_i) p_i' - 2 a_i'^T a_j' + f'' */
             double qi[3], qj[3], vi[3], vj[3];
-            quad(&zi, r->ai, qi);
-            quad(&zj, r->aj, qj);
-            rate(&zi, r->ai, vi);
-            rate(&zj, r->aj, vj);
+            quad(zi, r->ai, qi);
+            quad(zj, r->aj, qj);
+            rate(zi, r->ai, vi);
+            rate(zj, r->aj, vj);
             e->gamma = -sp_dot3(ai, qj) - sp_dot3(aj, qi) - 2.0 * sp_dot3(vi, vj);
         }
         break;
@@ -166,8 +165,8 @@ static int eval_row(const mbd_spatial_model *sm, const sp_row *r, double t, cons
     case MBD_SPATIAL_ROW_DP2: {
         /* Phi = a_i^T d - f */
         double ai[3], d[3], dd[3];
-        sp_matvec3(&zi.A[0][0], r->ai, ai);
-        dij(&zi, r->sp, &zj, r->sq, d, gam ? dd : NULL);
+        sp_matvec3(&zi->A[0][0], r->ai, ai);
+        dij(zi, r->sp, zj, r->sq, d, gam ? dd : NULL);
         e->phi = sp_dot3(ai, d) - f[0];
         if (what & EV_JAC) {
             double pa[4], ps[4];
@@ -176,20 +175,20 @@ static int eval_row(const mbd_spatial_model *sm, const sp_row *r, double t, cons
                 e->phi_r[1][k] = ai[k];
             }
             /* Phi_pi = d^T B(p_i, a_bar_i) - a_i^T B(p_i, s_i) */
-            vB(&zi, d, r->ai, 1.0, pa);
-            vB(&zi, ai, r->sp, 1.0, ps);
+            vB(zi, d, r->ai, 1.0, pa);
+            vB(zi, ai, r->sp, 1.0, ps);
             for (int k = 0; k < 4; k++)
                 e->phi_p[0][k] = pa[k] - ps[k];
-            vB(&zj, ai, r->sq, 1.0, e->phi_p[1]);
+            vB(zj, ai, r->sq, 1.0, e->phi_p[1]);
         }
         if (gam) {
             /* gamma = -a_i^T (B(p_j', s_j) p_j' - B(p_i', s_i) p_i') - d^T B(p_i', a_i) p_i'
              *         - 2 a_i'^T d' + f'' */
             double qi[3], qj[3], qa[3], va[3], w[3];
-            quad(&zi, r->sp, qi);
-            quad(&zj, r->sq, qj);
-            quad(&zi, r->ai, qa);
-            rate(&zi, r->ai, va);
+            quad(zi, r->sp, qi);
+            quad(zj, r->sq, qj);
+            quad(zi, r->ai, qa);
+            rate(zi, r->ai, va);
             for (int k = 0; k < 3; k++)
                 w[k] = qj[k] - qi[k];
             e->gamma = -sp_dot3(ai, w) - sp_dot3(d, qa) - 2.0 * sp_dot3(va, dd);
@@ -203,8 +202,8 @@ static int eval_row(const mbd_spatial_model *sm, const sp_row *r, double t, cons
         double G0[3][4];
         mbd_spatial_ep_G(r->p0, G0);
         const int k = r->axis;
-        e->phi = G0[k][0] * zi.p[0] + G0[k][1] * zi.p[1] + G0[k][2] * zi.p[2]
-                 + G0[k][3] * zi.p[3];
+        e->phi = G0[k][0] * zi->p[0] + G0[k][1] * zi->p[1] + G0[k][2] * zi->p[2]
+                 + G0[k][3] * zi->p[3];
         if (what & EV_JAC)
             memcpy(e->phi_p[0], G0[k], sizeof G0[k]);
         return GSL_SUCCESS;
@@ -213,13 +212,13 @@ static int eval_row(const mbd_spatial_model *sm, const sp_row *r, double t, cons
     /* >> spatial-normalisation */
     case MBD_SPATIAL_ROW_NORMALISATION:
         /* Phi = (p^T p - 1) / 2, Phi_p = p^T, gamma = -p'^T p' */
-        e->phi = 0.5 * (zi.p[0] * zi.p[0] + zi.p[1] * zi.p[1] + zi.p[2] * zi.p[2]
-                        + zi.p[3] * zi.p[3] - 1.0);
+        e->phi = 0.5 * (zi->p[0] * zi->p[0] + zi->p[1] * zi->p[1] + zi->p[2] * zi->p[2]
+                        + zi->p[3] * zi->p[3] - 1.0);
         if (what & EV_JAC)
-            memcpy(e->phi_p[0], zi.p, sizeof zi.p);
+            memcpy(e->phi_p[0], zi->p, sizeof zi->p);
         if (gam)
-            e->gamma = -(zi.pd[0] * zi.pd[0] + zi.pd[1] * zi.pd[1] + zi.pd[2] * zi.pd[2]
-                         + zi.pd[3] * zi.pd[3]);
+            e->gamma = -(zi->pd[0] * zi->pd[0] + zi->pd[1] * zi->pd[1] + zi->pd[2] * zi->pd[2]
+                         + zi->pd[3] * zi->pd[3]);
         return GSL_SUCCESS;
     /* << spatial-normalisation */
     }
@@ -230,6 +229,22 @@ static int eval_row(const mbd_spatial_model *sm, const sp_row *r, double t, cons
         e->gamma += f[2];
     return GSL_SUCCESS;
     /* << spatial-nu */
+}
+
+static int eval_row(const mbd_spatial_model *sm, const sp_row *r, double t, const gsl_vector *q,
+                    const gsl_vector *qd, int what, mbd_spatial_row_eval *e)
+{
+    sp_side zi, zj;
+    sp_side_of(sm, r->i, q, qd, &zi);
+    sp_side_of(sm, r->j, q, qd, &zj);
+    return eval_sides(r, t, &zi, &zj, qd != NULL, what, e);
+}
+
+int sp_row_eval_sides(const mbd_spatial_model *sm, size_t k, double t, const sp_side *zi,
+                      const sp_side *zj, int with_gamma, mbd_spatial_row_eval *out)
+{
+    return eval_sides(&sm->rows[k], t, zi, zj, with_gamma,
+                      EV_PHI | EV_JAC | (with_gamma ? EV_GAMMA : 0), out);
 }
 
 int mbd_spatial_eval_row(const mbd_spatial_model *sm, size_t k, double t, const gsl_vector *q,

@@ -167,6 +167,8 @@ struct mbd_spatial_dynamics {
     /* the rows and the mass at the last evaluated q */
     mbd_spatial_row_eval *rev;  /* m */
     double (*Mp)[4][4];         /* nb: each moving body's p block of M */
+    sp_side *side;              /* nb + 1: each body's side (sp_side_of) at the last
+                                 * evaluated q; [nb] the global frame's */
     gsl_vector *F, *Fa, *Fb;    /* n; Fa, Fb: the differences' scratch, kept zero */
     gsl_vector *phi, *nu, *gam; /* m */
     gsl_vector *z, *g;          /* N: [q''; lambda], the residual / the correction */
@@ -485,7 +487,8 @@ void mbd_spatial_dynamics_free(mbd_spatial_dynamics *d)
         return;
     mbd_linsolve_free(d->ls);
     void *ptrs[] = {d->prow, d->pcol, d->rowptr, d->val, d->mass, d->jac, d->jacT, d->cpl,
-                    d->rowcol, d->brow_ptr, d->brow, d->bf_ptr, d->bf, d->rev, d->Mp};
+                    d->rowcol, d->brow_ptr, d->brow, d->bf_ptr, d->bf, d->rev, d->Mp,
+                    d->side};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++)
         free(ptrs[k]);
     gsl_vector *vecs[] = {d->F,  d->Fa,   d->Fb,   d->phi, d->nu,  d->gam,  d->z,
@@ -527,7 +530,8 @@ mbd_spatial_dynamics *mbd_spatial_dynamics_alloc(mbd_spatial_model *sm,
     d->rowcol = malloc((m ? m : 1) * sizeof *d->rowcol);
     d->rev = malloc((m ? m : 1) * sizeof *d->rev);
     d->Mp = malloc((sm->nb ? sm->nb : 1) * sizeof *d->Mp);
-    int ok = d->rowcol != NULL && d->rev != NULL && d->Mp != NULL;
+    d->side = malloc((sm->nb + 1) * sizeof *d->side);
+    int ok = d->rowcol != NULL && d->rev != NULL && d->Mp != NULL && d->side != NULL;
     for (size_t k = 0; ok && k < m; k++) {
         mbd_spatial_row_info info;
         ok = mbd_spatial_row_info_get(sm, k, &info) == GSL_SUCCESS;
@@ -616,9 +620,15 @@ static int eval_rows(mbd_spatial_dynamics *d, double t, const gsl_vector *q,
                      const gsl_vector *qd)
 {
     const mbd_spatial_model *sm = d->sm;
+    /* each body's side once (its A(p)), then the rows from them */
+    for (size_t b = 0; b < sm->nb; b++)
+        sp_side_of(sm, (int)b, q, qd, &d->side[b]);
+    sp_side_of(sm, -1, q, qd, &d->side[sm->nb]);
     for (size_t k = 0; k < d->m; k++) {
-        int st = qd != NULL ? mbd_spatial_eval_row(sm, k, t, q, qd, &d->rev[k])
-                            : sp_row_phi_blocks(sm, k, t, q, &d->rev[k]);
+        const sp_row *r = &sm->rows[k];
+        const sp_side *zi = &d->side[r->i >= 0 ? (size_t)r->i : sm->nb];
+        const sp_side *zj = &d->side[r->j >= 0 ? (size_t)r->j : sm->nb];
+        int st = sp_row_eval_sides(sm, k, t, zi, zj, qd != NULL, &d->rev[k]);
         if (st != GSL_SUCCESS)
             return st;
         gsl_vector_set(d->phi, k, d->rev[k].phi);

@@ -142,6 +142,11 @@ void sp_row_blocks(const mbd_spatial_model *sm, size_t k, const gsl_vector *q,
                    mbd_spatial_row_eval *out);
 /* row k's Phi (f evaluated at t) and body blocks in one evaluation; nu = f'
  * (gamma is not computed); the status of f */
+/* Row k's value, blocks (and gamma with with_gamma) from its sides as
+ * sp_side_of gives them (for a caller that keeps each body's side once per
+ * evaluation: the same numbers as sp_row_phi_blocks, mbd_spatial_eval_row) */
+int sp_row_eval_sides(const mbd_spatial_model *sm, size_t k, double t, const sp_side *zi,
+                      const sp_side *zj, int with_gamma, mbd_spatial_row_eval *out);
 int sp_row_phi_blocks(const mbd_spatial_model *sm, size_t k, double t, const gsl_vector *q,
                       mbd_spatial_row_eval *out);
 
