@@ -666,6 +666,10 @@ int ch09_program_run(void *ctx, mbd_failure *fail)
         mbd_spatial_newton_of(p->newton, &spec.newton);
     if (p->linear_solver)
         mbd_linsolve_kind_of(p->linear_solver, &spec.linear_solver);
+    if (st == GSL_SUCCESS && p->newton && ch09_integrator_order(spec.integrator) == 0)
+        st = mbd_failure_set(fail, MBD_EINPUT, NAN, "--newton: a setting of the BDF, and the "
+                             "integrator %s (index 1 with projection) solves no Newton iteration",
+                             ch09_integrator_names[spec.integrator]);
     if (o->dt_out_given)
         spec.dt_out = o->dt_out;
     if (o->rtol_given || o->atol_given) {

@@ -42,8 +42,7 @@ int ch09_integrator_of(const char *name, unsigned *index)
     return MBD_EINPUT;
 }
 
-/* bdf1 ... bdf5: their order; the Runge-Kutta presets: 0 */
-static unsigned bdf_order(unsigned integrator)
+unsigned ch09_integrator_order(unsigned integrator)
 {
     return integrator < 5 ? integrator + 1 : 0;
 }
@@ -157,7 +156,7 @@ static int run_dynamics(ch09_model *md, const ch09_spec *spec, gsl_vector *q, gs
                         recorder *c)
 {
     mbd_spatial_dynamics_options o = {
-        .order = bdf_order(spec->integrator), .newton = spec->newton, .h = spec->h,
+        .order = ch09_integrator_order(spec->integrator), .newton = spec->newton, .h = spec->h,
         .adaptive = spec->adaptive, .rtol = spec->rtol, .atol = spec->atol,
         .tol = spec->opts.tol, .max_iter = spec->opts.max_iter,
         .linear_solver = spec->linear_solver};
@@ -238,6 +237,13 @@ int ch09_spec_of_model(const ch09_model *md, ch09_spec *spec, mbd_failure *fail)
         spec->newton = MBD_SPATIAL_NEWTON_FULL;
     if (a->newton == MBD_MODEL_NEWTON_MODIFIED)
         spec->newton = MBD_SPATIAL_NEWTON_MODIFIED;
+    if (a->newton != MBD_MODEL_NEWTON_DEFAULT && spec->analysis == CH09_DYNAMICS
+        && ch09_integrator_order(spec->integrator) == 0)
+        return mbd_failure_set(fail, MBD_EINPUT, NAN,
+                               "%s:%lu:%lu: analysis: 'newton': the integrator %s (index 1 with "
+                               "projection) solves no Newton iteration (remove the key)",
+                               md->desc->source, a->pos.line, a->pos.column,
+                               ch09_integrator_names[spec->integrator]);
     if (isfinite(a->rtol) || isfinite(a->atol)) {
         spec->adaptive = 1;
         spec->rtol = isfinite(a->rtol) ? a->rtol : 0.0;
@@ -439,7 +445,7 @@ void ch09_write_summary(FILE *out, const ch09_model *md, const ch09_spec *spec, 
     mbd_summary_optional(out, "max_energy_change", dE, rows && isfinite(dE));
     const int dyn = r->analysis == CH09_DYNAMICS;
     mbd_summary_string(out, "integrator", !dyn ? "none" : ch09_integrator_names[spec->integrator]);
-    mbd_summary_string(out, "newton", !dyn || bdf_order(spec->integrator) == 0
+    mbd_summary_string(out, "newton", !dyn || ch09_integrator_order(spec->integrator) == 0
                                           ? "none" : mbd_spatial_newton_name(spec->newton));
     mbd_summary_string(out, "linear_solver",
                        !dyn ? "none" : mbd_linsolve_kind_name(spec->linear_solver));

@@ -40,6 +40,8 @@ extern const char *const ch09_integrator_descriptions[];
 #define CH09_BDF2 1u               /* the index of bdf2, the document's */
 /* the index of a name; MBD_EINPUT for one that is not there */
 int ch09_integrator_of(const char *name, unsigned *index);
+/* bdf1 ... bdf5: their order; the Runge-Kutta presets (index 1): 0 */
+unsigned ch09_integrator_order(unsigned integrator);
 
 #define CH09_T_END 1.0             /* when neither the file nor --t-end says */
 #define CH09_H 1e-2

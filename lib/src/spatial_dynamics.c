@@ -1,7 +1,7 @@
 /* lib/src/spatial_dynamics.c -- BDF dynamics of the spatial engine (spatial.h,
  * "Dynamics"; document 003 Sec. 6.6; guide Sec. 4.6).
  *
- * STATUS (issue 20; branches wip/ch09-dyn, wip/ch09-klu, wip/ch09-scale)
+ * STATUS (issue 20)
  *   done:  BDF1 and variable-step BDF2 in acceleration form on the index-3
  *          equations, the residual scaled by 1/(beta0^2 h^2); quasi-Newton
  *          (the document's matrix, once per step, refactored) and full Newton;
@@ -37,34 +37,47 @@
  *          (refactor ~20 %, the solves ~15 %, the refactorisation's checks
  *          klu_rgrowth and klu_condest ~10 %), about a fifth the row
  *          evaluations (sp_side_of recomputes a body's A for every row).
+ *   done (session 7): BDF up to order 5 (variable coefficients: the
+ *          derivative at t_n of the polynomial through the last k + 1
+ *          steps; the order rises as the past steps come; fixed steps of
+ *          order >= 3 start with doubling steps from h / 2^m so that the
+ *          first step's O(h0^2) stays below the method's error), orders >= 3
+ *          start Newton from the polynomial of the last steps' [q''; lambda]
+ *          (about one iteration per step), outputs from the quintic Hermite
+ *          (q, q', q'' at both ends); modified Newton (the quasi matrix kept
+ *          across steps); the index-1 comparison (accel, project, run_index1:
+ *          the same KKT matrix as the right-hand side of an ode.h integrator
+ *          and as the projection's, in the kinetic-energy metric); each
+ *          body's side (A(p)) once per evaluation. Measured: A01 over 2000 s
+ *          with rk8pd (rtol 1e-8) 2.3e-4 m from the IFToMM file in 1.4 s;
+ *          BDF damps the swing (BDF5 adaptive rtol 1e-10: 2e-2 m, 3.3 s).
+ *          A02 N = 40 over 20 s, BDF4 h = 4e-3, modified Newton to 1e-12,
+ *          KLU: 6.6e-4 m from the ADAMS file in 2.2 s, of which 0.45 s is
+ *          the start's velocity analysis (a dense QRPT of 560 x 566,
+ *          spatial_analysis.c). The index-1 path stops at the N four-bar's
+ *          first horizontal position (the KKT matrix is singular there).
  *   remains:
+ *     - the start's analyses are dense (QRPT): a sparse rank-revealing QR
+ *       (SuiteSparseQR) would take A02 N = 40 under 2 s.
  *     - hooking this stepper into run.h's driver loop (DESIGN.md: "the BDF of
- *       chapter 09"), exercise E4; a test of the adaptive run's interpolated
- *       outputs on their own (now only through A01's adaptive error).
- *     - the constant of the row evaluations: each row recomputes its sides'
- *       A(p) (sp_side_of); a per-iteration cache of each body's A and B
- *       blocks would cut it. The start's analyses (assembly, velocities:
- *       dense QR in spatial_analysis.c) are O(n^3) and dominate short runs
- *       of large models.
+ *       chapter 09"); the index-1 path already runs through run.h.
  *     - the full Newton matrix's (Phi_q^T lambda)_q and F_q, F_q' are
  *       forward differences of those terms (the analytic (Phi_q^T lambda)_q
  *       needs the K(a, b) blocks of each basic row, and F_q the TSDA's and
  *       the gyroscopic term's derivatives); (M q'')_q is analytic.
  *     - the F_q of a variable torque is differenced with respect to its own
- *       body's coordinates only (a torque that depends on other bodies'
- *       coordinates: Newton is then not exactly full Newton; it still
- *       converges). Before wip/ch09-scale the dependence on a body that
- *       happened to share a row with it was kept.
- *     - the quasi-Newton matrix is not reused across steps (the document's
- *       choice); a reuse-until-convergence-slows policy is the next option.
+ *       body's coordinates only (the governor's spring torque depends on the
+ *       collar: full Newton is then not exactly full Newton; it converges).
  *     - redundant rows make the KKT matrix singular (MBD_ESINGULAR): the
  *       rows would have to be reduced to an independent set first (the
  *       analyses' QRPT knows which).
- *     - the error estimate's constants are those of the fixed-step methods
- *       (1/2 and 4/7), also for unequal steps.
+ *     - the error estimate's constants at orders 1 and 2 are those of the
+ *       fixed-step methods (1/2 and 4/7), also for unequal steps; fixed-step
+ *       BDF5 is unreliable on these undamped problems (its region leaves
+ *       the imaginary axis near 0): bdf4 is the files' choice.
  *     - the Newton test is relative to 1 + |q|_inf: a model far from the
- *       origin (the N four-bar at N = 80 reaches x = 80) converges in one
- *       iteration where a small one needs two.
+ *       origin (the N four-bar reaches x = 40) gets a looser absolute test;
+ *       the A02 files ask for 1e-12.
  *
  * The method (the header has the equations). Per step from t_{n-1} to t_n =
  * t_{n-1} + h:

@@ -1035,6 +1035,9 @@ static void files_the_program_cannot_use(void)
     test_run(cmd, &r);
     CHECK_MSG(names_place(r.err, DATA "unknown-callback.yaml"), "no FILE:LINE:COL: %s", r.err);
     test_run_free(&r);
+    /* a Newton variant for the index-1 integrator, which has no Newton */
+    snprintf(args, sizeof args, "--model " DATA "rk-newton.yaml --csv %s --summary", out);
+    expect_refused(args, out, DATA "rk-newton.yaml:15:3: ", "'newton'");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1063,6 +1066,7 @@ static void usage_errors(void)
         {S, "--analysis assembly --dt-out 0.1", "--dt-out", NULL},
         {S, "--analysis kinematics --rtol 1e-6", "--rtol", NULL},
         {S, "--analysis dynamics --integrator bdf6", "--integrator", "bdf6"},
+        {S, "--analysis dynamics --integrator rk8pd --newton full", "--newton", "rk8pd"},
         {S, "--analysis dynamics --newton secant", "--newton", "secant"},
         {S, "--analysis dynamics --dt-out 2", "--dt-out", NULL},   /* the run is 1 s */
         {S, "--analysis dynamics --dt-out 0", "--dt-out", NULL},

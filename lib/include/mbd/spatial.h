@@ -667,7 +667,8 @@ int mbd_spatial_inverse_dynamics(mbd_spatial_model *sm, double t0, double t1, do
 
 /* The index-3 equations of motion M(q) q'' + Phi_q^T lambda = F(t, q, q'),
  * Phi(t, q) = 0 (the normalisation rows included) are advanced by BDF of
- * order 1 or 2 written for the accelerations (Negrut's ME751, the
+ * order 1 or 2 (up to 5: the option `order`) written for the accelerations
+ * (Negrut's ME751, the
  * document's approach): at t_n = t_{n-1} + h the unknowns are q''_n and
  * lambda_n, and
  *
