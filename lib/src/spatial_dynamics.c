@@ -1336,16 +1336,33 @@ static int rk_rhs(double t, const double y[], double dydt[], void *params)
 }
 
 /* >> spatial-dynamics-project */
+/* x += dx, [M Phi_q^T; Phi_q 0] [dx; mu] = [0; -r], the matrix from d's rows
+ * and mass blocks (the least change of x in the kinetic-energy metric that
+ * removes the residual r of the rows, to first order) */
+static int kkt_correct(mbd_spatial_dynamics *d, const gsl_vector *r, gsl_vector *x)
+{
+    gsl_vector_view z1 = gsl_vector_subvector(d->z, 0, d->n);
+    gsl_vector_view z2 = gsl_vector_subvector(d->z, d->n, d->m);
+    kkt_fill(d);
+    int st = kkt_factor(d, 0);
+    d->kept = st == GSL_SUCCESS;   /* the quasi-Newton matrix at this q */
+    if (st != GSL_SUCCESS)
+        return st;
+    gsl_vector_set_zero(&z1.vector);
+    gsl_vector_memcpy(&z2.vector, r);
+    gsl_vector_scale(&z2.vector, -1.0);
+    st = mbd_linsolve_solve(d->ls, d->z->data);
+    if (st == GSL_SUCCESS)
+        gsl_vector_add(x, &z1.vector);
+    return st;
+}
+
 /* Moves (q, q') onto Phi = 0, then Phi_q q' = nu, in the kinetic-energy
- * metric: [M Phi_q^T; Phi_q 0] [dx; mu] = [0; -r] (module comment in
- * spatial.h); *moved says whether anything moved. MBD_ENOCONV when the
- * positions do not settle in max_iter iterations. */
+ * metric (module comment in spatial.h); *moved says whether anything moved.
+ * MBD_ENOCONV when the positions do not settle in max_iter iterations. */
 static int project(mbd_spatial_dynamics *d, double t, gsl_vector *q, gsl_vector *qd, int *moved)
 {
-    const size_t n = d->n, m = d->m;
     const double tol = d->o.tol;
-    gsl_vector_view z1 = gsl_vector_subvector(d->z, 0, n);
-    gsl_vector_view z2 = gsl_vector_subvector(d->z, n, m);
     *moved = 0;
     for (unsigned it = 0;; it++) {
         int st = eval_at(d, t, q);
@@ -1355,17 +1372,9 @@ static int project(mbd_spatial_dynamics *d, double t, gsl_vector *q, gsl_vector 
             break;
         if (it == d->o.max_iter)
             return MBD_ENOCONV;
-        kkt_fill(d);
-        st = kkt_factor(d, 0);
+        st = kkt_correct(d, d->phi, q);
         if (st != GSL_SUCCESS)
             return st;
-        gsl_vector_set_zero(&z1.vector);
-        gsl_vector_memcpy(&z2.vector, d->phi);
-        gsl_vector_scale(&z2.vector, -1.0);
-        st = mbd_linsolve_solve(d->ls, d->z->data);
-        if (st != GSL_SUCCESS)
-            return st;
-        gsl_vector_add(q, &z1.vector);
         d->st.newton_iterations++;
         *moved = 1;
     }
@@ -1373,19 +1382,8 @@ static int project(mbd_spatial_dynamics *d, double t, gsl_vector *q, gsl_vector 
     jac_mul(d, qd, d->nu);
     if (inf_norm(d->nu, NULL) <= tol * (1.0 + inf_norm(qd, NULL)))
         return GSL_SUCCESS;
-    kkt_fill(d);
-    int st = kkt_factor(d, 0);
-    if (st != GSL_SUCCESS)
-        return st;
-    gsl_vector_set_zero(&z1.vector);
-    gsl_vector_memcpy(&z2.vector, d->nu);
-    gsl_vector_scale(&z2.vector, -1.0);
-    st = mbd_linsolve_solve(d->ls, d->z->data);
-    if (st != GSL_SUCCESS)
-        return st;
-    gsl_vector_add(qd, &z1.vector);
     *moved = 1;
-    return GSL_SUCCESS;
+    return kkt_correct(d, d->nu, qd);
 }
 /* << spatial-dynamics-project */
 
