@@ -65,17 +65,17 @@ int main(int argc, char **argv)
          0,
          &reactions_given},
         {"newton", MBD_ARG_CHOICE, &newton, "KIND",
-         "dynamics: quasi (default) or full Newton", newtons, 0, 0, 0, 0, &newton_given},
+         "dynamics: quasi (default), full or modified Newton", newtons, 0, 0, 0, 0,
+         &newton_given},
         {"linear-solver", MBD_ARG_CHOICE, &solver, "KIND",
-         "dynamics: the Newton matrix's solver, dense (default) or sparse", solvers, 0, 0, 0, 0,
+         "dynamics: the matrix's solver, sparse (default) or dense", solvers, 0, 0, 0, 0,
          &solver_given},
         {"generate", MBD_ARG_CHOICE, &generate, "NAME",
          "write a model file to standard output and exit", gens, 0, 0, 0, 0, &generate_given},
         {"n", MBD_ARG_LONG, &n_bars, "N", "--generate n-four-bar: the number of four-bars "
          "(1 ... 1000; default 2)", NULL, 1.0, CH09_MAX_FOUR_BARS, 0, 0, &n_given},
-        {"governor-c", MBD_ARG_DOUBLE, &governor_c, "C", "the flyball governor's torque "
-         "Ts = C (0.05 - y_collar), N m/m (default 12500; the document runs 7500, 12500, 17500; "
-         "its oscillations grow from about 17500; at most 1e6)",
+        {"governor-c", MBD_ARG_DOUBLE, &governor_c, "C", "the governor's spring constant, N m/m "
+         "(default 12500, at most 1e6)",
          NULL, 0.0, CH09_GOVERNOR_C_MAX, 1, 0, &governor_c_given},
     };
     const mbd_cli_spec spec = {
