@@ -11,6 +11,7 @@
  * cannot succeed; what the reader says about faulty files.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -610,6 +611,383 @@ static void step_reader(FILE *out)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Part 2. Step 9: document 003's validation cases, each against a closed   */
+/* form, a conservation law or an independent solution                      */
+
+/* a run of one of the chapter's models that must succeed (strict) */
+static int run_strict(ch09_model *md, const char *file, const ch09_variant *v, ch09_run *r,
+                      double *seconds, mbd_failure *fail)
+{
+    int st = ch09_run_variant(md, file, NULL, v, r, seconds, fail);
+    if (st == GSL_SUCCESS && r->status != GSL_SUCCESS) {
+        *fail = r->fail;
+        st = r->status;
+        ch09_run_free(r);
+        ch09_model_free(md);
+    }
+    return st;
+}
+
+/* the first coordinate of the file's body `name` */
+static size_t body_col(const ch09_model *md, const char *name)
+{
+    size_t c = 0;
+    mbd_spatial_body_coordinates(md->sm, mbd_spatial_body_index(md->sm, name), &c);
+    return c;
+}
+
+/* the index of the file's joint or constraint `name` among the record's
+ * reactions (joints first, then constraints) */
+static size_t reaction_index(const ch09_model *md, const char *name)
+{
+    const mbd_model_desc *d = md->desc;
+    for (size_t j = 0; j < d->njoints; j++)
+        if (strcmp(d->joints[j].name, name) == 0)
+            return j;
+    for (size_t j = 0; j < d->nconstraints; j++)
+        if (strcmp(d->constraints[j].name, name) == 0)
+            return d->njoints + j;
+    return 0;
+}
+
+/* the BDF start's position under a constant acceleration a from rest: the
+ * first step of order 1, then order 2 (guide Sec. 8 item 4) */
+static double bdf_start_offset(double a, double h, double t)
+{
+    return a * (t * t / 2 + 0.75 * h * h * (1.0 - pow(3.0, -nearbyint(t / h))));
+}
+
+/* A01's reduced equation at the record's times against its first output
+ * point or, with col != SIZE_MAX, the body coordinates from col */
+static double against_a01(const ch09_run *r, size_t col)
+{
+    double *x = malloc(2 * r->rows * sizeof *x), e = NAN;
+    if (x != NULL && ch09_benchmark_reduced(CH09_A01, 0, r->t, r->rows, x, x + r->rows) ==
+                         GSL_SUCCESS) {
+        e = 0.0;
+        for (size_t k = 0; k < r->rows; k++) {
+            const double *p = col == SIZE_MAX ? r->points + 3 * k * r->npoints : r->q + k * r->n + col;
+            e = fmax(e, fmax(fabs(p[0] - x[k]), fabs(p[1] - x[r->rows + k])));
+        }
+    }
+    free(x);
+    return e;
+}
+
+static int case_cylinder(FILE *out, mbd_failure *fail)
+{
+    ch09_model md;
+    ch09_run r;
+    const ch09_variant v = {0};
+    int st = run_strict(&md, "cylindrical-pendulum.yaml", &v, &r, NULL, fail);
+    if (st != GSL_SUCCESS)
+        return st;
+    const size_t c = body_col(&md, "pendulum");
+    const double h = r.t[1] - r.t[0];
+    double ez = 0.0, ezdd = 0.0;
+    for (size_t k = 0; k < r.rows; k++) {
+        ez = fmax(ez, fabs(r.q[k * r.n + c + 2] - bdf_start_offset(1.0, h, r.t[k])));
+        ezdd = fmax(ezdd, fabs(r.qdd[k * r.n + c + 2] - 1.0));
+    }
+    fprintf(out, "  C2  cylindrical pendulum, h = %g s, 0-%g s, pushed along the axis by 1 N:\n"
+            "      z against the BDF start's t^2/2 + (3/4) h^2 (1 - 3^-n)       %.1e m\n"
+            "      z'' against 1 m/s^2                                          %.1e m/s^2\n"
+            "      x, y against A01's equation phi'' = -(g/L) sin phi           %.1e m\n",
+            h, r.t[r.rows - 1], ez, ezdd, against_a01(&r, c));
+    ch09_run_free(&r);
+    ch09_model_free(&md);
+    return GSL_SUCCESS;
+}
+
+static int case_block(FILE *out, mbd_failure *fail)
+{
+    ch09_model md;
+    ch09_run r;
+    const ch09_variant v = {.reactions = 1};
+    int st = run_strict(&md, "inclined-block.yaml", &v, &r, NULL, fail);
+    if (st != GSL_SUCCESS)
+        return st;
+    const size_t c = body_col(&md, "block"), j = reaction_index(&md, "incline");
+    const double h = r.t[1] - r.t[0], g = 9.81, a[3] = {g / 2, -g / 2, 0.0};
+    const double m = md.desc->bodies[mbd_model_find_body(md.desc, "block")].mass;
+    double er = 0.0, eF = 0.0;
+    for (size_t k = 0; k < r.rows; k++) {
+        /* the incline (body_i, the ground) on the block: minus the record's */
+        const double *F = r.react + (k * r.njoints + j) * 6;
+        for (int i = 0; i < 3; i++) {
+            er = fmax(er, fabs(r.q[k * r.n + c + i] - bdf_start_offset(a[i], h, r.t[k])));
+            eF = fmax(eF, fabs(-F[i] - m * (a[i] - (i == 1 ? -g : 0.0))));
+        }
+    }
+    fprintf(out, "  C3  block on the 45-degree incline, h = %g s, 0-%g s:\n"
+            "      r against a (t^2/2 + (3/4) h^2 (1 - 3^-n)), a = (g/2)(1, -1, 0)  %.1e m\n"
+            "      the incline's force on the block against m (a - g) = (%.2f, %.2f, 0) N"
+            "  %.1e N\n", h, r.t[r.rows - 1], er, m * a[0], m * (a[1] + g), eF);
+    ch09_run_free(&r);
+    ch09_model_free(&md);
+    return GSL_SUCCESS;
+}
+
+/* the driven slider-crank's dynamics: x against x(theta(t)), and the
+ * driver's torque on the crank against the inverse dynamics' of the same
+ * file (kinematics, then the multipliers: no integrator) */
+static int case_slider(FILE *out, mbd_failure *fail)
+{
+    ch09_model md, mi;
+    ch09_run r, ri;
+    const ch09_variant v = {.reactions = 1};
+    int st = run_strict(&md, "slider-crank-driven.yaml", &v, &r, NULL, fail);
+    if (st != GSL_SUCCESS)
+        return st;
+    st = ch09_run_model(&mi, "slider-crank-driven.yaml", NULL, CH09_INVERSE_DYNAMICS, 0, 1, 1,
+                        &ri, fail);
+    if (st != GSL_SUCCESS) {
+        ch09_run_free(&r);
+        ch09_model_free(&md);
+        return st;
+    }
+    const size_t c = body_col(&md, "slider"), j = reaction_index(&md, "crank_driver");
+    const double h = r.t[1] - r.t[0];
+    double ex = 0.0, en = 0.0, en_late = 0.0, nmax = 0.0, spike = 0.0;
+    size_t late = 0;
+    for (size_t k = 0; k < r.rows && k < ri.rows; k++) {
+        double x[3];
+        ch09_slider_exact(r.t[k], x);
+        ex = fmax(ex, fabs(r.q[k * r.n + c] - x[0]));
+        const double n = r.react[(k * r.njoints + j) * 6 + 3],
+                     ni = ri.react[(k * ri.njoints + j) * 6 + 3];
+        en = fmax(en, fabs(n - ni));
+        nmax = fmax(nmax, fabs(ni));
+        if (r.t[k] < 0.01 + 1e-9)
+            spike = fmax(spike, fabs(n - ni));
+        else
+            en_late = fmax(en_late, fabs(n - ni)), late++;
+    }
+    fprintf(out, "  C4a driven slider-crank, h = %g s, 0-%g s:\n"
+            "      the slider's x against the closed form x(theta(t))           %.1e m\n"
+            "      the driver's torque on the crank against inverse dynamics (Step 5's\n"
+            "      method on the same file; its torque up to %.3f N m): over the\n"
+            "      first 0.01 s %.2f N m (the start), after it                 %.1e N m\n", h,
+            r.t[r.rows - 1], ex, nmax, spike, en_late);
+    (void)late;
+    ch09_run_free(&r);
+    ch09_model_free(&md);
+    ch09_run_free(&ri);
+    ch09_model_free(&mi);
+    return GSL_SUCCESS;
+}
+
+/* the largest |E - E0| of a record, and its kinetic energy at the start */
+static double energy_change(const ch09_run *r)
+{
+    double e = 0.0;
+    for (size_t k = 0; k < r->rows; k++)
+        e = fmax(e, fabs(r->E[k] - r->E[0]));
+    return e;
+}
+
+static int case_free_slider(FILE *out, mbd_failure *fail)
+{
+    double e[2], h[2] = {0, 0};
+    for (int i = 0; i < 2; i++) {
+        ch09_model md;
+        ch09_run r;
+        ch09_variant v = {0};
+        if (i == 1)
+            v.h = 2 * h[0];
+        int st = run_strict(&md, "slider-crank-free.yaml", &v, &r, NULL, fail);
+        if (st != GSL_SUCCESS)
+            return st;
+        h[i] = r.t[1] - r.t[0];
+        e[i] = energy_change(&r);
+        ch09_run_free(&r);
+        ch09_model_free(&md);
+    }
+    fprintf(out, "  C4b free slider-crank from 6 rad/s, h = %g s, 0-1 s:\n"
+            "      E = T + V against E(0): %.1e J; at h = %g s %.1e J (ratio %.2f)\n", h[0],
+            e[0], h[1], e[1], e[1] / e[0]);
+    return GSL_SUCCESS;
+}
+
+/* the wheel's angle about the global x axis, unwrapped along the record */
+static double wheel_angle(const double *p, double prev)
+{
+    const double th = 2.0 * atan2(p[1], p[0]);
+    return prev + remainder(th - prev, 2.0 * M_PI);
+}
+
+static int case_four_bar(FILE *out, mbd_failure *fail)
+{
+    /* driven: E(t) - E(0) = W(t), the work of the driver's torque */
+    ch09_model md;
+    ch09_run r;
+    const ch09_variant v = {.reactions = 1};
+    int st = run_strict(&md, "four-bar-driven.yaml", &v, &r, NULL, fail);
+    if (st != GSL_SUCCESS)
+        return st;
+    size_t c = body_col(&md, "wheel"), j = reaction_index(&md, "wheel_driver");
+    double W = 0.0, P0 = 0.0, Wmax = 0.0, eW = 0.0, e_start = 0.0, eW_late = 0.0;
+    double E_a = 0.0, W_a = 0.0;
+    const double h = r.t[1] - r.t[0];
+    for (size_t k = 0; k < r.rows; k++) {
+        const double *n = r.react + (k * r.njoints + j) * 6 + 3;   /* F = 0: a DP1 row */
+        double w[3];
+        mbd_spatial_ep_omega(r.q + k * r.n + c + 3, r.qd + k * r.n + c + 3, w);
+        const double P = n[0] * w[0] + n[1] * w[1] + n[2] * w[2];
+        if (k > 0)
+            W += 0.5 * (P + P0) * (r.t[k] - r.t[k - 1]);
+        P0 = P;
+        const double d = r.E[k] - r.E[0] - W;
+        eW = fmax(eW, fabs(d));
+        Wmax = fmax(Wmax, fabs(W));
+        if (r.t[k] < 0.1 - 1e-9) {
+            e_start = fmax(e_start, fabs(d));
+        } else {
+            if (E_a == 0.0 && W_a == 0.0)
+                E_a = r.E[k], W_a = W;
+            eW_late = fmax(eW_late, fabs(r.E[k] - E_a - (W - W_a)));
+        }
+    }
+    fprintf(out, "  C5a four-bar driven at pi rad/s, h = %g s, 0-%g s:\n"
+            "      E - E0 against the driver's work W = int n . omega dt (|W| up to %.1f J):\n"
+            "      %.2f J (%.1e of it), reached in the first 0.1 s; from 0.1 s on %.2f J\n",
+            h, r.t[r.rows - 1], Wmax, eW, eW / Wmax, eW_late);
+    (void)e_start;
+    ch09_run_free(&r);
+    ch09_model_free(&md);
+    /* turned by 10 N m: E(t) - E(0) = 10 (theta(t) - theta(0)) */
+    const ch09_variant v0 = {0};
+    st = run_strict(&md, "four-bar-torque.yaml", &v0, &r, NULL, fail);
+    if (st != GSL_SUCCESS)
+        return st;
+    c = body_col(&md, "wheel");
+    double th0 = wheel_angle(r.q + c + 3, 0.0), th = th0, e = 0.0;
+    for (size_t k = 0; k < r.rows; k++) {
+        th = wheel_angle(r.q + k * r.n + c + 3, th);
+        e = fmax(e, fabs(r.E[k] - r.E[0] - 10.0 * (th - th0)));
+    }
+    fprintf(out, "  C5b four-bar turned by 10 N m, h = %g s, 0-%g s:\n"
+            "      E - E0 against the torque's work 10 (theta - theta0) (%.1f J): %.2f J (%.1e)\n",
+            r.t[1] - r.t[0], r.t[r.rows - 1], 10.0 * fabs(th - th0), e,
+            e / (10.0 * fabs(th - th0)));
+    ch09_run_free(&r);
+    ch09_model_free(&md);
+    return GSL_SUCCESS;
+}
+
+static double smd_exact(double t)
+{
+    const double w = sqrt(99.0);
+    return 0.02 * exp(-t) * (cos(w * t) + sin(w * t) / w);
+}
+
+static int case_smd(FILE *out, mbd_failure *fail)
+{
+    double e[2], h[2] = {0, 0};
+    for (int i = 0; i < 2; i++) {
+        ch09_model md;
+        ch09_run r;
+        ch09_variant v = {0};
+        if (i == 1)
+            v.h = h[0] / 2;
+        int st = run_strict(&md, "spring-mass-damper.yaml", &v, &r, NULL, fail);
+        if (st != GSL_SUCCESS)
+            return st;
+        const size_t c = body_col(&md, "mass");
+        h[i] = r.t[1] - r.t[0];
+        e[i] = 0.0;
+        for (size_t k = 0; k < r.rows; k++)
+            e[i] = fmax(e[i], fabs(r.q[k * r.n + c] - smd_exact(r.t[k])));
+        ch09_run_free(&r);
+        ch09_model_free(&md);
+    }
+    fprintf(out, "  C6  spring-mass-damper, h = %g s, 0-4 s:\n"
+            "      x against 0.02 e^-t (cos wt + sin(wt)/w), w = sqrt 99: %.1e m;\n"
+            "      at h = %g s %.1e m (ratio %.2f)\n", h[0], e[0], h[1], e[1], e[0] / e[1]);
+    return GSL_SUCCESS;
+}
+
+/* The governor at C: the collar's height and the shaft's speed, their means
+ * and ranges over [a, b] */
+typedef struct {
+    double y, w, y_lo, y_hi;
+} gov_window;
+
+static void governor_window(const ch09_model *md, const ch09_run *r, double a, double b,
+                            gov_window *g)
+{
+    const size_t cs = body_col(md, "shaft"), cc = body_col(md, "collar");
+    double n = 0.0;
+    memset(g, 0, sizeof *g);
+    g->y_lo = INFINITY;
+    g->y_hi = -INFINITY;
+    for (size_t k = 0; k < r->rows; k++) {
+        if (r->t[k] < a - 1e-9 || r->t[k] > b + 1e-9)
+            continue;
+        double w[3];
+        mbd_spatial_ep_omega(r->q + k * r->n + cs + 3, r->qd + k * r->n + cs + 3, w);
+        const double y = r->q[k * r->n + cc + 1];
+        g->y += y;
+        g->w += w[1];
+        g->y_lo = fmin(g->y_lo, y);
+        g->y_hi = fmax(g->y_hi, y);
+        n += 1.0;
+    }
+    g->y /= n;
+    g->w /= n;
+}
+
+static int case_governor(FILE *out, mbd_failure *fail)
+{
+    static const double Cs[3] = {7500.0, 12500.0, 17500.0};
+    fputs("  C7  flyball governor, h = 0.001 s, 0-10 s: the collar's height y and the shaft's\n"
+          "      speed omega, means over 8-10 s, against the steady state y = 0.05 - 25/C\n"
+          "      (the shaft's torques cancel) and the omega of the arms' balance there:\n", out);
+    for (int i = 0; i < 3; i++) {
+        ch09_model md;
+        ch09_run r;
+        const ch09_variant v = {.governor_c = Cs[i]};
+        int st = run_strict(&md, "flyball-governor.yaml", &v, &r, NULL, fail);
+        if (st != GSL_SUCCESS)
+            return st;
+        gov_window early, late;
+        governor_window(&md, &r, 4.0, 6.0, &early);
+        governor_window(&md, &r, 8.0, 10.0, &late);
+        const double y_ss = 0.05 - 25.0 / Cs[i], w_ss = ch09_governor_omega(y_ss, NULL);
+        fprintf(out, "      C = %5.0f  y %.6f m (%+.1e), omega %.4f rad/s (%.4f: %+.1e)\n"
+                "                 y swings by %.1e m over 4-6 s, %.1e m over 8-10 s\n",
+                Cs[i], late.y, late.y - y_ss, late.w, w_ss, late.w - w_ss,
+                early.y_hi - early.y_lo, late.y_hi - late.y_lo);
+        ch09_run_free(&r);
+        ch09_model_free(&md);
+    }
+    return GSL_SUCCESS;
+}
+
+static int step_validation(FILE *out, mbd_failure *fail)
+{
+    fputs("\nStep 9. Dynamics (Sec. 6.6): BDF in acceleration form on the index-3 equations. The\n"
+          "document's validation cases (Sec. 7.1; guide Sec. 5.2 cases 2-7) at their files'\n"
+          "settings, the document's: BDF2 with a BDF1 first step, quasi-Newton, a fixed step.\n"
+          "Where the document lays its curves over the textbook's figures, each is compared\n"
+          "here with a closed form, a conservation law or an independent solution:\n", out);
+    int st = case_cylinder(out, fail);
+    if (st == GSL_SUCCESS)
+        st = case_block(out, fail);
+    if (st == GSL_SUCCESS)
+        st = case_slider(out, fail);
+    if (st == GSL_SUCCESS)
+        st = case_free_slider(out, fail);
+    if (st == GSL_SUCCESS)
+        st = case_four_bar(out, fail);
+    if (st == GSL_SUCCESS)
+        st = case_smd(out, fail);
+    if (st == GSL_SUCCESS)
+        st = case_governor(out, fail);
+    return st;
+}
+
+/* ------------------------------------------------------------------------ */
 /* One run of a model file (main.c's --model)                                */
 
 /* --csv: the file is opened only after the model has been read and run, so
@@ -959,5 +1337,7 @@ int ch09_story(FILE *out, int no_timing, mbd_failure *fail)
         st = step_velocities(out, fail);
     if (st == GSL_SUCCESS)
         step_reader(out);
+    if (st == GSL_SUCCESS)
+        st = step_validation(out, fail);
     return st;
 }
