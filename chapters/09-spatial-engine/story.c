@@ -8,9 +8,14 @@
  * without the document's 1e-4 offset; the driven pendulum's torque and
  * hinge force by inverse dynamics; a redundant planar four-bar, its three
  * repeated rows named; initial velocities with some known; an assembly that
- * cannot succeed; what the reader says about faulty files.
+ * cannot succeed; what the reader says about faulty files. Part 2: the
+ * document's validation cases by BDF2 against closed forms, conservation
+ * laws and inverse dynamics (Step 9); A01 over 2000 s, BDF against the
+ * index-1 formulation under rk8pd (Step 10); A02's N four-bar through its
+ * singular positions, and the index-1 run that stops there (Step 11).
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +24,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_math.h>
 
+#include "mbd/io.h"
 #include "reference.h"
 #include "study.h"
 
@@ -610,6 +616,775 @@ static void step_reader(FILE *out)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Part 2. Step 9: document 003's validation cases, each against a closed   */
+/* form, a conservation law or an independent solution                      */
+
+/* a run of one of the chapter's models that must succeed (strict) */
+static int run_strict(ch09_model *md, const char *file, const ch09_variant *v, ch09_run *r,
+                      double *seconds, mbd_failure *fail)
+{
+    int st = ch09_run_variant(md, file, NULL, v, r, seconds, fail);
+    if (st == GSL_SUCCESS && r->status != GSL_SUCCESS) {
+        *fail = r->fail;
+        st = r->status;
+        ch09_run_free(r);
+        ch09_model_free(md);
+    }
+    return st;
+}
+
+/* the first coordinate of the file's body `name` */
+static size_t body_col(const ch09_model *md, const char *name)
+{
+    size_t c = 0;
+    mbd_spatial_body_coordinates(md->sm, mbd_spatial_body_index(md->sm, name), &c);
+    return c;
+}
+
+/* the index of the file's joint or constraint `name` among the record's
+ * reactions (joints first, then constraints) */
+static size_t reaction_index(const ch09_model *md, const char *name)
+{
+    const mbd_model_desc *d = md->desc;
+    for (size_t j = 0; j < d->njoints; j++)
+        if (strcmp(d->joints[j].name, name) == 0)
+            return j;
+    for (size_t j = 0; j < d->nconstraints; j++)
+        if (strcmp(d->constraints[j].name, name) == 0)
+            return d->njoints + j;
+    return 0;
+}
+
+/* the BDF start's position under a constant acceleration a from rest: the
+ * first step of order 1, then order 2 (guide Sec. 8 item 4) */
+static double bdf_start_offset(double a, double h, double t)
+{
+    return a * (t * t / 2 + 0.75 * h * h * (1.0 - pow(3.0, -nearbyint(t / h))));
+}
+
+/* A01's reduced equation at the record's times against its first output
+ * point or, with col != SIZE_MAX, the body coordinates from col */
+static double against_a01(const ch09_run *r, size_t col)
+{
+    double *x = malloc(2 * r->rows * sizeof *x), e = NAN;
+    if (x != NULL && ch09_benchmark_reduced(CH09_A01, 0, r->t, r->rows, x, x + r->rows) ==
+                         GSL_SUCCESS) {
+        e = 0.0;
+        for (size_t k = 0; k < r->rows; k++) {
+            const double *p = col == SIZE_MAX ? r->points + 3 * k * r->npoints : r->q + k * r->n + col;
+            e = fmax(e, fmax(fabs(p[0] - x[k]), fabs(p[1] - x[r->rows + k])));
+        }
+    }
+    free(x);
+    return e;
+}
+
+static int case_cylinder(FILE *out, mbd_failure *fail)
+{
+    ch09_model md;
+    ch09_run r;
+    const ch09_variant v = {0};
+    int st = run_strict(&md, "cylindrical-pendulum.yaml", &v, &r, NULL, fail);
+    if (st != GSL_SUCCESS)
+        return st;
+    const size_t c = body_col(&md, "pendulum");
+    const double h = r.t[1] - r.t[0];
+    double ez = 0.0, ezdd = 0.0;
+    for (size_t k = 0; k < r.rows; k++) {
+        ez = fmax(ez, fabs(r.q[k * r.n + c + 2] - bdf_start_offset(1.0, h, r.t[k])));
+        ezdd = fmax(ezdd, fabs(r.qdd[k * r.n + c + 2] - 1.0));
+    }
+    fprintf(out, "  C2  cylindrical pendulum, h = %g s, 0-%g s, pushed along the axis by 1 N:\n"
+            "      z against the BDF start's t^2/2 + (3/4) h^2 (1 - 3^-n)       %.1e m\n"
+            "      z'' against 1 m/s^2                                          %.1e m/s^2\n"
+            "      x, y against A01's equation phi'' = -(g/L) sin phi           %.1e m\n",
+            h, r.t[r.rows - 1], ez, ezdd, against_a01(&r, c));
+    ch09_run_free(&r);
+    ch09_model_free(&md);
+    return GSL_SUCCESS;
+}
+
+static int case_block(FILE *out, mbd_failure *fail)
+{
+    ch09_model md;
+    ch09_run r;
+    const ch09_variant v = {.reactions = 1};
+    int st = run_strict(&md, "inclined-block.yaml", &v, &r, NULL, fail);
+    if (st != GSL_SUCCESS)
+        return st;
+    const size_t c = body_col(&md, "block"), j = reaction_index(&md, "incline");
+    const double h = r.t[1] - r.t[0], g = 9.81, a[3] = {g / 2, -g / 2, 0.0};
+    const double m = md.desc->bodies[mbd_model_find_body(md.desc, "block")].mass;
+    double er = 0.0, eF = 0.0;
+    for (size_t k = 0; k < r.rows; k++) {
+        /* the incline (body_i, the ground) on the block: minus the record's */
+        const double *F = r.react + (k * r.njoints + j) * 6;
+        for (int i = 0; i < 3; i++) {
+            er = fmax(er, fabs(r.q[k * r.n + c + i] - bdf_start_offset(a[i], h, r.t[k])));
+            eF = fmax(eF, fabs(-F[i] - m * (a[i] - (i == 1 ? -g : 0.0))));
+        }
+    }
+    fprintf(out, "  C3  block on the 45-degree incline, h = %g s, 0-%g s:\n"
+            "      r against a (t^2/2 + (3/4) h^2 (1 - 3^-n)), a = (g/2)(1, -1, 0)  %.1e m\n"
+            "      the incline's force on the block against m (a - g) = (%.2f, %.2f, 0) N"
+            "  %.1e N\n", h, r.t[r.rows - 1], er, m * a[0], m * (a[1] + g), eF);
+    ch09_run_free(&r);
+    ch09_model_free(&md);
+    return GSL_SUCCESS;
+}
+
+/* the driven slider-crank's dynamics: x against x(theta(t)), and the
+ * driver's torque on the crank against the inverse dynamics' of the same
+ * file (kinematics, then the multipliers: no integrator) */
+static int case_slider(FILE *out, mbd_failure *fail)
+{
+    ch09_model md, mi;
+    ch09_run r, ri;
+    const ch09_variant v = {.reactions = 1};
+    int st = run_strict(&md, "slider-crank-driven.yaml", &v, &r, NULL, fail);
+    if (st != GSL_SUCCESS)
+        return st;
+    st = ch09_run_model(&mi, "slider-crank-driven.yaml", NULL, CH09_INVERSE_DYNAMICS, 0, 1, 1,
+                        &ri, fail);
+    if (st != GSL_SUCCESS) {
+        ch09_run_free(&r);
+        ch09_model_free(&md);
+        return st;
+    }
+    const size_t c = body_col(&md, "slider"), j = reaction_index(&md, "crank_driver");
+    const double h = r.t[1] - r.t[0];
+    double ex = 0.0, en = 0.0, en_late = 0.0, nmax = 0.0, spike = 0.0;
+    size_t late = 0;
+    for (size_t k = 0; k < r.rows && k < ri.rows; k++) {
+        double x[3];
+        ch09_slider_exact(r.t[k], x);
+        ex = fmax(ex, fabs(r.q[k * r.n + c] - x[0]));
+        const double n = r.react[(k * r.njoints + j) * 6 + 3],
+                     ni = ri.react[(k * ri.njoints + j) * 6 + 3];
+        en = fmax(en, fabs(n - ni));
+        nmax = fmax(nmax, fabs(ni));
+        if (r.t[k] < 0.01 + 1e-9)
+            spike = fmax(spike, fabs(n - ni));
+        else
+            en_late = fmax(en_late, fabs(n - ni)), late++;
+    }
+    fprintf(out, "  C4a driven slider-crank, h = %g s, 0-%g s:\n"
+            "      the slider's x against the closed form x(theta(t))           %.1e m\n"
+            "      the driver's torque on the crank against inverse dynamics (Step 5's\n"
+            "      method on the same file; its torque up to %.3f N m): over the\n"
+            "      first 0.01 s %.2f N m (the start), after it                 %.1e N m\n", h,
+            r.t[r.rows - 1], ex, nmax, spike, en_late);
+    (void)late;
+    ch09_run_free(&r);
+    ch09_model_free(&md);
+    ch09_run_free(&ri);
+    ch09_model_free(&mi);
+    return GSL_SUCCESS;
+}
+
+/* the largest |E - E0| of a record, and its kinetic energy at the start */
+static double energy_change(const ch09_run *r)
+{
+    double e = 0.0;
+    for (size_t k = 0; k < r->rows; k++)
+        e = fmax(e, fabs(r->E[k] - r->E[0]));
+    return e;
+}
+
+static int case_free_slider(FILE *out, mbd_failure *fail)
+{
+    double e[2], h[2] = {0, 0}, T0 = NAN;
+    for (int i = 0; i < 2; i++) {
+        ch09_model md;
+        ch09_run r;
+        ch09_variant v = {0};
+        if (i == 1)
+            v.h = 2 * h[0];
+        int st = run_strict(&md, "slider-crank-free.yaml", &v, &r, NULL, fail);
+        if (st != GSL_SUCCESS)
+            return st;
+        h[i] = r.t[1] - r.t[0];
+        e[i] = energy_change(&r);
+        if (i == 0) {
+            /* the kinetic energy at the start: E less V, E at rest */
+            const mbd_system *sys = mbd_spatial_system(md.sm);
+            gsl_vector_view q = gsl_vector_view_array(r.q, r.n);
+            gsl_vector *z = gsl_vector_calloc(r.n);
+            double V = NAN;
+            if (z != NULL && sys->energy(sys, r.t[0], &q.vector, z, &V) == GSL_SUCCESS)
+                T0 = r.E[0] - V;
+            if (z != NULL)
+                gsl_vector_free(z);
+        }
+        ch09_run_free(&r);
+        ch09_model_free(&md);
+    }
+    fprintf(out, "  C4b free slider-crank from 6 rad/s, h = %g s, 0-1 s (T(0) = %.4f J):\n"
+            "      E = T + V against E(0): %.1e J; at h = %g s %.1e J (ratio %.2f)\n", h[0],
+            T0, e[0], h[1], e[1], e[1] / e[0]);
+    return GSL_SUCCESS;
+}
+
+/* the wheel's angle about the global x axis, unwrapped along the record */
+static double wheel_angle(const double *p, double prev)
+{
+    const double th = 2.0 * atan2(p[1], p[0]);
+    return prev + remainder(th - prev, 2.0 * M_PI);
+}
+
+static int case_four_bar(FILE *out, mbd_failure *fail)
+{
+    /* driven: E(t) - E(0) = W(t), the work of the driver's torque */
+    ch09_model md;
+    ch09_run r;
+    const ch09_variant v = {.reactions = 1};
+    int st = run_strict(&md, "four-bar-driven.yaml", &v, &r, NULL, fail);
+    if (st != GSL_SUCCESS)
+        return st;
+    size_t c = body_col(&md, "wheel"), j = reaction_index(&md, "wheel_driver");
+    double W = 0.0, P0 = 0.0, Wmax = 0.0, eW = 0.0, e_start = 0.0, eW_late = 0.0;
+    double E_a = 0.0, W_a = 0.0;
+    const double h = r.t[1] - r.t[0];
+    for (size_t k = 0; k < r.rows; k++) {
+        const double *n = r.react + (k * r.njoints + j) * 6 + 3;   /* F = 0: a DP1 row */
+        double w[3];
+        mbd_spatial_ep_omega(r.q + k * r.n + c + 3, r.qd + k * r.n + c + 3, w);
+        const double P = n[0] * w[0] + n[1] * w[1] + n[2] * w[2];
+        if (k > 0)
+            W += 0.5 * (P + P0) * (r.t[k] - r.t[k - 1]);
+        P0 = P;
+        const double d = r.E[k] - r.E[0] - W;
+        eW = fmax(eW, fabs(d));
+        Wmax = fmax(Wmax, fabs(W));
+        if (r.t[k] < 0.1 - 1e-9) {
+            e_start = fmax(e_start, fabs(d));
+        } else {
+            if (E_a == 0.0 && W_a == 0.0)
+                E_a = r.E[k], W_a = W;
+            eW_late = fmax(eW_late, fabs(r.E[k] - E_a - (W - W_a)));
+        }
+    }
+    fprintf(out, "  C5a four-bar driven at pi rad/s, h = %g s, 0-%g s:\n"
+            "      E - E0 against the driver's work W = int n . omega dt (|W| up to %.1f J):\n"
+            "      %.2f J (%.1e of it), reached in the first 0.1 s; from 0.1 s on %.2f J\n",
+            h, r.t[r.rows - 1], Wmax, eW, eW / Wmax, eW_late);
+    (void)e_start;
+    ch09_run_free(&r);
+    ch09_model_free(&md);
+    /* turned by 10 N m: E(t) - E(0) = 10 (theta(t) - theta(0)) */
+    const ch09_variant v0 = {0};
+    st = run_strict(&md, "four-bar-torque.yaml", &v0, &r, NULL, fail);
+    if (st != GSL_SUCCESS)
+        return st;
+    c = body_col(&md, "wheel");
+    double th0 = wheel_angle(r.q + c + 3, 0.0), th = th0, e = 0.0;
+    for (size_t k = 0; k < r.rows; k++) {
+        th = wheel_angle(r.q + k * r.n + c + 3, th);
+        e = fmax(e, fabs(r.E[k] - r.E[0] - 10.0 * (th - th0)));
+    }
+    fprintf(out, "  C5b four-bar turned by 10 N m, h = %g s, 0-%g s:\n"
+            "      E - E0 against the torque's work 10 (theta - theta0) (%.1f J): %.2f J (%.1e)\n",
+            r.t[1] - r.t[0], r.t[r.rows - 1], 10.0 * fabs(th - th0), e,
+            e / (10.0 * fabs(th - th0)));
+    ch09_run_free(&r);
+    ch09_model_free(&md);
+    return GSL_SUCCESS;
+}
+
+static double smd_exact(double t)
+{
+    const double w = sqrt(99.0);
+    return 0.02 * exp(-t) * (cos(w * t) + sin(w * t) / w);
+}
+
+static int case_smd(FILE *out, mbd_failure *fail)
+{
+    double e[2], h[2] = {0, 0};
+    for (int i = 0; i < 2; i++) {
+        ch09_model md;
+        ch09_run r;
+        ch09_variant v = {0};
+        if (i == 1)
+            v.h = h[0] / 2;
+        int st = run_strict(&md, "spring-mass-damper.yaml", &v, &r, NULL, fail);
+        if (st != GSL_SUCCESS)
+            return st;
+        const size_t c = body_col(&md, "mass");
+        h[i] = r.t[1] - r.t[0];
+        e[i] = 0.0;
+        for (size_t k = 0; k < r.rows; k++)
+            e[i] = fmax(e[i], fabs(r.q[k * r.n + c] - smd_exact(r.t[k])));
+        ch09_run_free(&r);
+        ch09_model_free(&md);
+    }
+    fprintf(out, "  C6  spring-mass-damper, h = %g s, 0-4 s:\n"
+            "      x against 0.02 e^-t (cos wt + sin(wt)/w), w = sqrt 99: %.1e m;\n"
+            "      at h = %g s %.1e m (ratio %.2f)\n", h[0], e[0], h[1], e[1], e[0] / e[1]);
+    return GSL_SUCCESS;
+}
+
+/* The governor at C: the collar's height and the shaft's speed, their means
+ * and ranges over [a, b] */
+typedef struct {
+    double y, w, y_lo, y_hi;
+} gov_window;
+
+static void governor_window(const ch09_model *md, const ch09_run *r, double a, double b,
+                            gov_window *g)
+{
+    const size_t cs = body_col(md, "shaft"), cc = body_col(md, "collar");
+    double n = 0.0;
+    memset(g, 0, sizeof *g);
+    g->y_lo = INFINITY;
+    g->y_hi = -INFINITY;
+    for (size_t k = 0; k < r->rows; k++) {
+        if (r->t[k] < a - 1e-9 || r->t[k] > b + 1e-9)
+            continue;
+        double w[3];
+        mbd_spatial_ep_omega(r->q + k * r->n + cs + 3, r->qd + k * r->n + cs + 3, w);
+        const double y = r->q[k * r->n + cc + 1];
+        g->y += y;
+        g->w += w[1];
+        g->y_lo = fmin(g->y_lo, y);
+        g->y_hi = fmax(g->y_hi, y);
+        n += 1.0;
+    }
+    g->y /= n;
+    g->w /= n;
+}
+
+static int case_governor(FILE *out, mbd_failure *fail)
+{
+    static const double Cs[3] = {7500.0, 12500.0, 17500.0};
+    fputs("  C7  flyball governor, h = 0.001 s, 0-10 s: the collar's height y and the shaft's\n"
+          "      speed omega, means over 8-10 s, against the steady state y = 0.05 - 25/C\n"
+          "      (the shaft's torques cancel) and the omega of the arms' balance there:\n", out);
+    for (int i = 0; i < 3; i++) {
+        ch09_model md;
+        ch09_run r;
+        const ch09_variant v = {.governor_c = Cs[i]};
+        int st = run_strict(&md, "flyball-governor.yaml", &v, &r, NULL, fail);
+        if (st != GSL_SUCCESS)
+            return st;
+        gov_window early, late;
+        governor_window(&md, &r, 4.0, 6.0, &early);
+        governor_window(&md, &r, 8.0, 10.0, &late);
+        const double y_ss = 0.05 - 25.0 / Cs[i], w_ss = ch09_governor_omega(y_ss, NULL);
+        fprintf(out, "      C = %5.0f  y %.6f m (%+.1e), omega %.4f rad/s (%.4f: %+.1e)\n"
+                "                 y swings by %.1e m over 4-6 s, %.1e m over 8-10 s\n",
+                Cs[i], late.y, late.y - y_ss, late.w, w_ss, late.w - w_ss,
+                early.y_hi - early.y_lo, late.y_hi - late.y_lo);
+        ch09_run_free(&r);
+        ch09_model_free(&md);
+    }
+    return GSL_SUCCESS;
+}
+
+static int step_validation(FILE *out, mbd_failure *fail)
+{
+    fputs("\nStep 9. Dynamics (Sec. 6.6): BDF in acceleration form on the index-3 equations. The\n"
+          "document's validation cases (Sec. 7.1; guide Sec. 5.2 cases 2-7) at their files'\n"
+          "settings, the document's: BDF2 with a BDF1 first step, quasi-Newton, a fixed step.\n"
+          "Where the document lays its curves over the textbook's figures, each is compared\n"
+          "here with a closed form, a conservation law or an independent solution:\n", out);
+    int st = case_cylinder(out, fail);
+    if (st == GSL_SUCCESS)
+        st = case_block(out, fail);
+    if (st == GSL_SUCCESS)
+        st = case_slider(out, fail);
+    if (st == GSL_SUCCESS)
+        st = case_free_slider(out, fail);
+    if (st == GSL_SUCCESS)
+        st = case_four_bar(out, fail);
+    if (st == GSL_SUCCESS)
+        st = case_smd(out, fail);
+    if (st == GSL_SUCCESS)
+        st = case_governor(out, fail);
+    return st;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Step 10: A01 over the benchmark's 2000 s                                  */
+
+/* a benchmark file of chapters/09-spatial-engine/benchmarks/ (beside the
+ * models' directory) */
+static int read_benchmark(const char *name, double **t, double **x, double **y, size_t *n,
+                          mbd_failure *fail)
+{
+    char path[4096 + 256], msg[512];
+    const char *models = ch09_models_dir();
+    const size_t len = strlen(models);
+    const size_t cut = len >= 7 && strcmp(models + len - 7, "models/") == 0 ? len - 7 : len;
+    snprintf(path, sizeof path, "%.*sbenchmarks/%s", (int)cut, models, name);
+    int st = ch09_benchmark_read(path, t, x, y, n, msg, sizeof msg);
+    if (st != GSL_SUCCESS)
+        return mbd_failure_set(fail, st, NAN, "%s", msg);
+    return GSL_SUCCESS;
+}
+
+/* one row of a comparison: a run of the file with v, against the reference
+ * rows (t, x, y) */
+typedef struct {
+    const char *label, *setting;
+    ch09_variant v;
+    size_t steps, iterations, rows;
+    double seconds, error, dE, t_end;
+    int status;
+} a01_row;
+
+static int a01_run(a01_row *row, const double *t, const double *x, const double *y, size_t n,
+                   mbd_failure *fail)
+{
+    ch09_model md;
+    ch09_run r;
+    int st = run_strict(&md, "a01-pendulum.yaml", &row->v, &r, &row->seconds, fail);
+    if (st != GSL_SUCCESS)
+        return st;
+    row->steps = r.dynamics.steps;
+    row->iterations = r.dynamics.newton_iterations;
+    row->error = ch09_point_error(&r, t, x, y, n, &row->rows, NULL);
+    row->dE = energy_change(&r);
+    row->t_end = r.t[r.rows - 1];
+    ch09_run_free(&r);
+    ch09_model_free(&md);
+    return GSL_SUCCESS;
+}
+
+static int step_a01(FILE *out, int no_timing, mbd_failure *fail)
+{
+    fputs("\nStep 10. A01, the pendulum of the IFToMM benchmark (models/a01-pendulum.yaml; guide\n"
+          "Sec. 5.2 case 1): 2000 s of an undamped swing, the mass's x, y against the\n"
+          "benchmark's file (every 0.5 s; the benchmark's high precision is 1e-3 m). BDF damps\n"
+          "the swing and its phase drifts; the file's default is the index-1 equations with\n"
+          "projection under an explicit Runge-Kutta method, which has no numerical damping:\n",
+          out);
+    double *t, *x, *y;
+    size_t n;
+    int st = read_benchmark("A01_pendulum_reference.csv", &t, &x, &y, &n, fail);
+    if (st != GSL_SUCCESS)
+        return st;
+    a01_row rows[] = {
+        {.label = "bdf2", .setting = "h = 1e-2 (doc.)",
+         .v = {.integrator = "bdf2", .fixed = 1, .h = 1e-2, .t_end = 20, .dt_out = 0.5}},
+        {.label = "bdf2", .setting = "h = 1e-3",
+         .v = {.integrator = "bdf2", .fixed = 1, .h = 1e-3, .t_end = 20, .dt_out = 0.5}},
+        {.label = "bdf5", .setting = "h = 1e-2",
+         .v = {.integrator = "bdf5", .fixed = 1, .h = 1e-2, .t_end = 20, .dt_out = 0.5}},
+        {.label = "bdf5", .setting = "rtol 1e-10",
+         .v = {.integrator = "bdf5", .rtol = 1e-10, .atol = 1e-10, .h = 1e-3, .t_end = 20,
+               .dt_out = 0.5}},
+        {.label = "bdf5", .setting = "rtol 1e-10",
+         .v = {.integrator = "bdf5", .rtol = 1e-10, .atol = 1e-10, .h = 1e-3, .t_end = 200,
+               .dt_out = 0.5}},
+        {.label = "rk8pd", .setting = "rtol 1e-8 (file)", .v = {.t_end = 20, .dt_out = 0.5}},
+        {.label = "rk8pd", .setting = "rtol 1e-8 (file)", .v = {.dt_out = 0.5}},
+    };
+    const size_t nr = sizeof rows / sizeof rows[0];
+    for (size_t k = 0; k < nr && st == GSL_SUCCESS; k++)
+        st = a01_run(&rows[k], t, x, y, n, fail);
+    if (st == GSL_SUCCESS) {
+        const char *head[] = {"method", "steps by", "span", "steps", "Newton", "time",
+                              "error (m)", "|dE| (J)"};
+        mbd_table *tb = mbd_table_alloc(8, head);
+        char buf[32];
+        for (size_t k = 0; k < nr; k++) {
+            mbd_table_cell(tb, "%s", rows[k].label);
+            mbd_table_cell(tb, "%s", rows[k].setting);
+            mbd_table_cell(tb, "0-%g s", rows[k].t_end);
+            mbd_table_cell(tb, "%zu", rows[k].steps);
+            mbd_table_cell(tb, "%zu", rows[k].iterations);
+            mbd_table_cell(tb, "%s", mbd_cli_format_seconds(buf, sizeof buf, rows[k].seconds,
+                                                            no_timing));
+            mbd_table_cell(tb, "%.1e", rows[k].error);
+            mbd_table_cell(tb, "%.1e", rows[k].dE);
+        }
+        mbd_table_print(tb, out, 2);
+        mbd_table_free(tb);
+    }
+    free(t);
+    free(x);
+    free(y);
+    return st;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Step 11: A02, the N four-bar through its singular positions               */
+
+/* the model file of the N four-bar as --generate n-four-bar writes it */
+static char *n_four_bar_text(int N, mbd_failure *fail)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (mem == NULL) {
+        mbd_failure_set(fail, GSL_ENOMEM, NAN, "out of memory");
+        return NULL;
+    }
+    int st = ch09_write_n_four_bar(mem, N);
+    if (fclose(mem) != 0 || st != GSL_SUCCESS) {
+        free(text);
+        mbd_failure_set(fail, MBD_EIO, NAN, "the N four-bar's file (N = %d)", N);
+        return NULL;
+    }
+    return text;
+}
+
+/* the first time B0 is level with the cranks' pivots (theta = pi/2) by the
+ * reduced equation: its y on a grid of 1e-4 s, then linear between */
+static double a02_horizontal(int N)
+{
+    enum { K = 15001 };
+    double *t = malloc(3 * K * sizeof *t), th = NAN;
+    if (t == NULL)
+        return NAN;
+    double *x = t + K, *y = x + K;
+    for (size_t k = 0; k < K; k++)
+        t[k] = 1e-4 * (double)k;
+    if (ch09_benchmark_reduced(CH09_A02, N, t, K, x, y) == GSL_SUCCESS)
+        for (size_t k = 1; k < K && isnan(th); k++)
+            if (y[k - 1] > 0 && y[k] <= 0)
+                th = t[k - 1] + (t[k] - t[k - 1]) * y[k - 1] / (y[k - 1] - y[k]);
+    free(t);
+    return th;
+}
+
+/* the largest angle between any crank and the first over the record: the
+ * physical motion turns them all alike */
+static double crank_spread(const ch09_model *md, const ch09_run *r, int N)
+{
+    double spread = 0.0;
+    const size_t c0 = body_col(md, "crank0");
+    for (int b = 1; b <= N; b++) {
+        char name[32];
+        snprintf(name, sizeof name, "crank%d", b);
+        const size_t c = body_col(md, name);
+        for (size_t k = 0; k < r->rows; k++) {
+            double A0[3][3], A[3][3];
+            mbd_spatial_ep_A(r->q + k * r->n + c0 + 3, A0);
+            mbd_spatial_ep_A(r->q + k * r->n + c + 3, A);
+            /* the angle between the two bars' y' axes */
+            const double cs = A0[0][1] * A[0][1] + A0[1][1] * A[1][1] + A0[2][1] * A[2][1];
+            const double sn = A0[0][1] * A[1][1] - A0[1][1] * A[0][1];
+            spread = fmax(spread, fabs(atan2(sn, cs)));
+        }
+    }
+    return spread;
+}
+
+/* the rank of Phi_q and the degrees of freedom with every crank at theta
+ * from the vertical (the couplers moved along): the start's record row
+ * turned there */
+static int a02_dof_at(ch09_model *md, const ch09_run *r, int N, double theta, size_t *dof)
+{
+    gsl_vector *q = gsl_vector_alloc(r->n), *qd = gsl_vector_calloc(r->n);
+    int st = q && qd ? GSL_SUCCESS : GSL_ENOMEM;
+    if (st == GSL_SUCCESS) {
+        memcpy(q->data, r->q, r->n * sizeof(double));
+        const double s = sin(theta), c = cos(theta);
+        for (int b = 0; b <= N; b++) {
+            char name[32];
+            snprintf(name, sizeof name, "crank%d", b);
+            const size_t k = body_col(md, name);
+            const double rc[3] = {b + 0.5 * s, 0.5 * c, 0.0},
+                         p[4] = {cos(theta / 2), 0.0, 0.0, -sin(theta / 2)};
+            memcpy(q->data + k, rc, sizeof rc);
+            memcpy(q->data + k + 3, p, sizeof p);
+            if (b == 0)
+                continue;
+            snprintf(name, sizeof name, "coupler%d", b);
+            const size_t j = body_col(md, name);
+            q->data[j] += s;
+            q->data[j + 1] += c - 1.0;
+        }
+        mbd_spatial_report rep;
+        st = mbd_spatial_velocity(md->sm, 0.0, q, qd, NULL, NULL, &rep);
+        *dof = rep.dof;
+    }
+    if (q)
+        gsl_vector_free(q);
+    if (qd)
+        gsl_vector_free(qd);
+    return st;
+}
+
+/* the index-1 formulation (Dormand-Prince 5(4), ode.h's tight) from the
+ * record's start: where it stops */
+typedef struct {
+    double t_last;
+} last_time;
+
+static int note_time(const mbd_spatial_model *sm, const mbd_spatial_dynamics_point *pt, void *u)
+{
+    (void)sm;
+    ((last_time *)u)->t_last = pt->t;
+    return GSL_SUCCESS;
+}
+
+static int a02_index1(ch09_model *md, const ch09_run *r, double t_end, int *status,
+                      mbd_failure *cause, mbd_spatial_dynamics_stats *stats, double *seconds)
+{
+    mbd_spatial_dynamics_options o = {.method = MBD_SPATIAL_INDEX1_RK, .order = 2,
+                                      .linear_solver = MBD_LINSOLVE_SPARSE};
+    mbd_ode_preset("tight", &o.ode);
+    o.ode.h = 1e-3;
+    const double start = mbd_cli_seconds();
+    mbd_spatial_dynamics *d = mbd_spatial_dynamics_alloc(md->sm, &o);
+    gsl_vector *q = gsl_vector_alloc(r->n), *qd = gsl_vector_alloc(r->n);
+    if (d == NULL || q == NULL || qd == NULL) {
+        mbd_spatial_dynamics_free(d);
+        if (q)
+            gsl_vector_free(q);
+        if (qd)
+            gsl_vector_free(qd);
+        return GSL_ENOMEM;
+    }
+    memcpy(q->data, r->q, r->n * sizeof(double));
+    memcpy(qd->data, r->qd, r->n * sizeof(double));
+    last_time lt = {0.0};
+    *status = mbd_spatial_dynamics_run(d, r->t[0], t_end, 0.05, q, qd, note_time, &lt);
+    *seconds = mbd_cli_seconds() - start;
+    *cause = *mbd_spatial_last_failure(md->sm);
+    *stats = *mbd_spatial_dynamics_stats_get(d);
+    mbd_spatial_dynamics_free(d);
+    gsl_vector_free(q);
+    gsl_vector_free(qd);
+    return GSL_SUCCESS;
+}
+
+static int step_a02(FILE *out, int no_timing, mbd_failure *fail)
+{
+    fputs("\nStep 11. A02, the N four-bar of the IFToMM benchmark (guide Sec. 5.2 case 8): N + 1\n"
+          "cranks and N couplers, 1 m and 1 kg each, one degree of freedom, B0 (the first\n"
+          "crank's tip) started at 1 m/s. Each time the cranks pass the horizontal the\n"
+          "couplers lie along them, Phi_q loses rank and the degrees of freedom jump from 1\n"
+          "to N + 1. Over the benchmark's 20 s at the files' settings, B0 against the\n"
+          "one-degree-of-freedom equation theta'' = K_N sin theta (reference.c) and the\n"
+          "benchmark's ADAMS file, which is N = 40 (every 0.05 s; high precision 1e-3 m):\n", out);
+    double *t, *x, *y;
+    size_t n;
+    int st = read_benchmark("A02_N40_B0_reference.csv", &t, &x, &y, &n, fail);
+    if (st != GSL_SUCCESS)
+        return st;
+    static const int Ns[3] = {2, 5, 40};
+    const char *head[] = {"N", "n", "m", "method", "steps", "Newton", "time", "per step",
+                          "vs eq. (m)", "vs file (m)"};
+    mbd_table *tb = mbd_table_alloc(10, head);
+    ch09_model m40;
+    ch09_run r40;
+    int have40 = 0;
+    char buf[32];
+    for (int i = 0; i < 3 && st == GSL_SUCCESS; i++) {
+        char *text = NULL, file[64];
+        if (Ns[i] == 5) {
+            text = n_four_bar_text(5, fail);
+            if (text == NULL) {
+                st = fail->status;
+                break;
+            }
+            snprintf(file, sizeof file, "n-four-bar N = 5");
+        } else {
+            snprintf(file, sizeof file, "a02-n%d.yaml", Ns[i]);
+        }
+        ch09_model md;
+        ch09_run r;
+        const ch09_variant v = {.dt_out = 0.05};
+        double seconds = 0.0;
+        st = ch09_run_variant(&md, file, text, &v, &r, &seconds, fail);
+        free(text);
+        if (st == GSL_SUCCESS && r.status != GSL_SUCCESS) {
+            *fail = r.fail;
+            st = r.status;
+            ch09_run_free(&r);
+            ch09_model_free(&md);
+        }
+        if (st != GSL_SUCCESS)
+            break;
+        double *rx = malloc(2 * r.rows * sizeof *rx), ered = NAN;
+        if (rx != NULL &&
+            ch09_benchmark_reduced(CH09_A02, Ns[i], r.t, r.rows, rx, rx + r.rows) == GSL_SUCCESS) {
+            ered = 0.0;
+            for (size_t k = 0; k < r.rows; k++)
+                ered = fmax(ered, fmax(fabs(r.points[3 * k * r.npoints] - rx[k]),
+                                       fabs(r.points[3 * k * r.npoints + 1] - rx[r.rows + k])));
+        }
+        free(rx);
+        ch09_spec spec;
+        ch09_spec_of_model(&md, &spec, fail);
+        mbd_table_cell(tb, "%d", Ns[i]);
+        mbd_table_cell(tb, "%zu", md.n);
+        mbd_table_cell(tb, "%zu", md.m);
+        mbd_table_cell(tb, "%s, %g", ch09_integrator_names[spec.integrator], spec.h);
+        mbd_table_cell(tb, "%zu", r.dynamics.steps);
+        mbd_table_cell(tb, "%zu", r.dynamics.newton_iterations);
+        mbd_table_cell(tb, "%s", mbd_cli_format_seconds(buf, sizeof buf, seconds, no_timing));
+        if (no_timing)
+            mbd_table_cell(tb, "-");
+        else
+            mbd_table_cell(tb, "%.3g ms", 1e3 * seconds / (double)r.dynamics.steps);
+        mbd_table_cell(tb, "%.1e", ered);
+        mbd_table_cell(tb, "%.1e", ch09_point_error(&r, t, x, y, n, NULL, NULL));
+        if (Ns[i] == 40) {
+            m40 = md;
+            r40 = r;
+            have40 = 1;
+        } else {
+            ch09_run_free(&r);
+            ch09_model_free(&md);
+        }
+    }
+    if (st == GSL_SUCCESS)
+        mbd_table_print(tb, out, 2);
+    mbd_table_free(tb);
+    free(t);
+    free(x);
+    free(y);
+    if (!have40)
+        return st;
+    /* the branch: every crank turned alike; the rank at the horizontal */
+    ch09_spec spec;
+    ch09_spec_of_model(&m40, &spec, fail);
+    const double th = a02_horizontal(40), h = spec.h;
+    size_t dof0 = 0, dof1 = 0;
+    st = a02_dof_at(&m40, &r40, 40, 1.0, &dof0);
+    if (st == GSL_SUCCESS)
+        st = a02_dof_at(&m40, &r40, 40, M_PI / 2, &dof1);
+    if (st == GSL_SUCCESS)
+        fprintf(out, "  N = 40: the rank of Phi_q leaves %zu degree(s) of freedom with the cranks at "
+                "1 rad\n  from the vertical, %zu with them horizontal. The first pass is at t = %.6f s "
+                "(the\n  reduced equation); the file's steps of %g s end %.1f ms before it and %.1f ms "
+                "after.\n  Over the run no crank turns away from the first by more than %.1e rad: "
+                "the motion\n  stays on the branch where all turn alike.\n", dof0, dof1, th, h,
+                1e3 * (th - h * floor(th / h)), 1e3 * (h * ceil(th / h) - th),
+                crank_spread(&m40, &r40, 40));
+    /* the index-1 formulation from the same start */
+    int status = GSL_SUCCESS;
+    mbd_failure cause;
+    mbd_spatial_dynamics_stats stats;
+    double seconds = 0.0;
+    if (st == GSL_SUCCESS)
+        st = a02_index1(&m40, &r40, 20.0, &status, &cause, &stats, &seconds);
+    if (st == GSL_SUCCESS) {
+        fprintf(out, "  The index-1 formulation from the same start (Dormand-Prince 5(4), rtol 1e-10,\n"
+                "  projection after every step; %s): %zu steps accepted and %zu rejected by the\n"
+                "  error test; ", mbd_cli_format_seconds(buf, sizeof buf, seconds, no_timing),
+                stats.steps, stats.rejected);
+        if (status == GSL_SUCCESS)
+            fputs("it reaches 20 s.\n", out);
+        else
+            fprintf(out, "at t = %.6f s, %.1f us short of the horizontal, it stops:\n",
+                    cause.time, 1e6 * (th - cause.time));
+        if (status != GSL_SUCCESS) {
+            char line[600];
+            snprintf(line, sizeof line, "%s", cause.cause);
+            print_wrapped(out, 4, line);
+        }
+    }
+    ch09_run_free(&r40);
+    ch09_model_free(&m40);
+    return st;
+}
+
+/* ------------------------------------------------------------------------ */
 /* One run of a model file (main.c's --model)                                */
 
 /* --csv: the file is opened only after the model has been read and run, so
@@ -941,10 +1716,10 @@ int ch09_program_bench(void *ctx, long repeats, mbd_failure *fail)
 
 int ch09_story(FILE *out, int no_timing, mbd_failure *fail)
 {
-    (void)no_timing;
     fputs("Chapter 09 -- the 3D Euler-parameter engine of document 003 (Vignos 2016,\n"
-          "simEngine3D), part 1: constraints, joints, model files, kinematics and inverse\n"
-          "dynamics. Every model below is a file in chapters/09-spatial-engine/models/.\n\n", out);
+          "simEngine3D). Part 1 (Steps 1-8): constraints, joints, model files, kinematics and\n"
+          "inverse dynamics. Part 2 (Steps 9-11): dynamics and the document's validation\n"
+          "cases. Every model below is a file in chapters/09-spatial-engine/models/.\n\n", out);
     step_euler(out);
     int st = step_basic(out, fail);
     if (st == GSL_SUCCESS)
@@ -959,5 +1734,11 @@ int ch09_story(FILE *out, int no_timing, mbd_failure *fail)
         st = step_velocities(out, fail);
     if (st == GSL_SUCCESS)
         step_reader(out);
+    if (st == GSL_SUCCESS)
+        st = step_validation(out, fail);
+    if (st == GSL_SUCCESS)
+        st = step_a01(out, no_timing, fail);
+    if (st == GSL_SUCCESS)
+        st = step_a02(out, no_timing, fail);
     return st;
 }

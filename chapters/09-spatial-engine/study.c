@@ -456,3 +456,118 @@ void ch09_write_summary(FILE *out, const ch09_model *md, const ch09_spec *spec, 
     mbd_summary_optional(out, "max_velocity_drift", r->max_velocity_drift, dyn && rows);
     mbd_summary_string(out, "status", mbd_status_word(r->status));
 }
+
+/* ------------------------------------------------------------------------ */
+/* Part 2: the dynamics runs the story and the figures share                 */
+
+int ch09_run_variant(ch09_model *md, const char *file, const char *text, const ch09_variant *v,
+                     ch09_run *r, double *seconds, mbd_failure *fail)
+{
+    ch09_run_init(r);
+    const double start = mbd_cli_seconds();
+    int st;
+    if (v->governor_c > 0) {
+        ch09_model_params par;
+        ch09_model_params_default(&par);
+        par.governor_c = v->governor_c;
+        char path[4096 + 256];
+        snprintf(path, sizeof path, "%s%s", ch09_models_dir(), file);
+        st = ch09_model_load_with(md, text ? NULL : path, text, file, &par, fail);
+    } else {
+        st = text ? ch09_model_load_string(md, text, file, fail)
+                  : ch09_model_load_named(md, file, fail);
+    }
+    if (st != GSL_SUCCESS)
+        return st;
+    ch09_spec spec;
+    st = ch09_spec_of_model(md, &spec, fail);
+    if (st == GSL_SUCCESS && v->integrator != NULL &&
+        ch09_integrator_of(v->integrator, &spec.integrator) != GSL_SUCCESS)
+        st = mbd_failure_set(fail, MBD_EINPUT, NAN, "no integrator '%s'", v->integrator);
+    if (v->fixed) {
+        spec.adaptive = 0;
+        spec.rtol = spec.atol = 0.0;
+    }
+    if (v->rtol > 0 || v->atol > 0) {
+        spec.adaptive = 1;
+        spec.rtol = v->rtol;
+        spec.atol = v->atol;
+    }
+    if (v->h > 0)
+        spec.h = v->h;
+    if (v->t_end > 0)
+        spec.t_end = v->t_end;
+    if (v->dt_out > 0)
+        spec.dt_out = v->dt_out;
+    spec.reactions = v->reactions;
+    if (st == GSL_SUCCESS)
+        st = ch09_run_spec(md, &spec, r);
+    if (seconds != NULL)
+        *seconds = mbd_cli_seconds() - start;
+    if (st != GSL_SUCCESS) {
+        ch09_run_free(r);
+        ch09_model_free(md);
+    }
+    return st;
+}
+
+double ch09_point_error(const ch09_run *r, const double *t, const double *x, const double *y,
+                        size_t n, size_t *matched, double *err)
+{
+    double e = 0.0;
+    size_t k = 0, count = 0;
+    for (size_t i = 0; i < n; i++) {
+        while (k < r->rows && r->t[k] < t[i] - 1e-9)
+            k++;
+        const int here = k < r->rows && fabs(r->t[k] - t[i]) <= 1e-9 && r->npoints > 0;
+        const double d = here ? fmax(fabs(r->points[3 * k * r->npoints] - x[i]),
+                                     fabs(r->points[3 * k * r->npoints + 1] - y[i]))
+                              : NAN;
+        if (err != NULL)
+            err[i] = d;
+        if (here) {
+            e = fmax(e, d);
+            count++;
+        }
+    }
+    if (matched != NULL)
+        *matched = count;
+    return e;
+}
+
+/* the governor's dimensions (models/flyball-governor.yaml) */
+#define GOV_HINGE 0.2        /* the arms' hinges above the ground */
+#define GOV_ARM 0.16         /* hinge to ball */
+#define GOV_PIN 0.08         /* hinge to the rod's end */
+#define GOV_ROD 0.10922
+#define GOV_BALL 1.0         /* kg, each */
+#define GOV_COLLAR 1.0
+#define GOV_K 1000.0         /* the spring from the shaft's origin to the collar */
+#define GOV_FREE 0.15
+
+double ch09_governor_omega(double y, double *phi_out)
+{
+    /* the arm's angle: the collar's height rises with it on (0, pi/2) */
+    double lo = 0.0, hi = acos(0.0);   /* pi/2 */
+    for (int k = 0; k < 100; k++) {
+        const double mid = 0.5 * (lo + hi), s = sin(mid);
+        const double ym = GOV_HINGE - GOV_PIN * cos(mid) - sqrt(GOV_ROD * GOV_ROD -
+                                                                GOV_PIN * GOV_PIN * s * s);
+        if (ym < y)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    const double phi = 0.5 * (lo + hi), s = sin(phi), c = cos(phi), g = 9.81;
+    /* u: the unit vector from the collar to a rod's end on the arm */
+    const double ux = GOV_PIN * s / GOV_ROD, uy = (GOV_HINGE - GOV_PIN * c - y) / GOV_ROD;
+    /* the collar: 2 T u_y + k (0.2 - y - l0) = m_c g */
+    const double T = (GOV_COLLAR * g - GOV_K * (GOV_HINGE - y - GOV_FREE)) / (2.0 * uy);
+    /* an arm about its hinge: the centrifugal moment m w^2 R^2 sin cos
+     * against gravity's m g R sin and the rod's pull at the pin */
+    const double w2 = (GOV_BALL * g * GOV_ARM * s + T * GOV_PIN * (s * uy + c * ux)) /
+                      (GOV_BALL * GOV_ARM * GOV_ARM * s * c);
+    if (phi_out != NULL)
+        *phi_out = phi;
+    return sqrt(w2);
+}

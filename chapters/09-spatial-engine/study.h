@@ -112,4 +112,43 @@ int ch09_slider_run(ch09_model *md, const char *text, double h, ch09_run *r, mbd
 int ch09_pendulum_run(ch09_model *md, ch09_run *r, mbd_failure *fail);
 void ch09_pendulum_data(const ch09_model *md, double *m, double *Jzz, double *h, double *g);
 
+/* ------------------------------------------------------------------------ */
+/* Part 2: the dynamics runs the story and the figures share                 */
+
+/* How a run differs from its model file's analysis (each zero or NULL: the
+ * file's setting) */
+typedef struct {
+    const char *integrator;   /* a name of ch09_integrator_names */
+    int fixed;                /* 1: fixed steps (the file's rtol and atol dropped) */
+    double h, t_end, dt_out;
+    double rtol, atol;        /* > 0: adaptive (BDF), or the Runge-Kutta's tolerances */
+    double governor_c;        /* > 0: governor_spring's C (the process's otherwise) */
+    int reactions;            /* 1: record every joint's and constraint's reaction */
+} ch09_variant;
+
+/* One of the chapter's models (file, or text given the file's name) run as
+ * its file says but for v; *seconds (may be NULL) the wall-clock time of the
+ * whole run as the program does it: read, build, assemble, start,
+ * integrate. As ch09_run_model with strict = 0: on GSL_SUCCESS *md and *r
+ * are the caller's, and r->status says whether the run succeeded. */
+int ch09_run_variant(ch09_model *md, const char *file, const char *text, const ch09_variant *v,
+                     ch09_run *r, double *seconds, mbd_failure *fail);
+
+/* The largest |x - x_ref|, |y - y_ref| of the record's first output point
+ * over the rows at the reference's times t[0..n-1] (to 1e-9 s); *matched
+ * (may be NULL) counts them. err (may be NULL): that difference per
+ * reference row, NAN where the record has no row. */
+double ch09_point_error(const ch09_run *r, const double *t, const double *x, const double *y,
+                        size_t n, size_t *matched, double *err);
+
+/* The flyball governor's steady spin with the collar at height y (reading
+ * guide 003, Sec. 5.2 case 7): the arm's angle phi from the downward
+ * vertical (y(phi) = 0.2 - 0.08 cos phi - sqrt(0.10922^2 - 0.08^2 sin^2
+ * phi)), the collar's vertical balance under its weight, the spring k (0.05
+ * - y) and the two rods' tension, and each arm's moments about its hinge in
+ * the turning plane: the omega (rad/s) at which the balls stay there. At a
+ * steady spin the shaft's torques cancel, C (0.05 - y) = 25, so the collar
+ * settles at y = 0.05 - 25/C. */
+double ch09_governor_omega(double y, double *phi);
+
 #endif
