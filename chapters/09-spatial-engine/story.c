@@ -1447,6 +1447,13 @@ int ch09_program_run(void *ctx, mbd_failure *fail)
                              ch09_integrator_names[spec.integrator]);
     if (o->dt_out_given)
         spec.dt_out = o->dt_out;
+    /* a file's tolerances belong to the file's integrator: another one given
+     * here runs in fixed steps of --h (BDF) or at its preset's tolerances,
+     * unless --rtol or --atol comes with it */
+    if (o->integrator_given && !o->rtol_given && !o->atol_given) {
+        spec.adaptive = 0;
+        spec.rtol = spec.atol = 0.0;
+    }
     if (o->rtol_given || o->atol_given) {
         spec.adaptive = 1;
         if (o->rtol_given)

@@ -1653,6 +1653,30 @@ static void a02_n40_against_the_reference_file(void)
     free(y);
 }
 
+/* A file's tolerances go with the file's integrator: A01's file runs rk8pd
+ * at rtol 1e-8; --integrator bdf2 --h 1e-2 is the document's fixed BDF2 (2000
+ * steps over 20 s, none rejected), with --rtol an adaptive one */
+static void integrator_option_drops_the_files_tolerances(void)
+{
+    char cmd[1024];
+    test_run_result r;
+    snprintf(cmd, sizeof cmd, "%s --model " MODELS "a01-pendulum.yaml --integrator bdf2 --h 1e-2 "
+             "--t-end 20 --summary", test_program(PROG));
+    test_run(cmd, &r);
+    CHECK_MSG(r.status == 0, "exit %d: %s", r.status, r.err);
+    CHECK_MSG(strstr(r.out, "\nsteps = 2000\n") != NULL, "%s", r.out);
+    CHECK_MSG(strstr(r.out, "\nrejected = none\n") != NULL, "%s", r.out);
+    test_run_free(&r);
+    snprintf(cmd, sizeof cmd, "%s --model " MODELS "a01-pendulum.yaml --integrator bdf2 --h 1e-2 "
+             "--rtol 1e-6 --t-end 20 --summary", test_program(PROG));
+    test_run(cmd, &r);
+    CHECK_MSG(r.status == 0, "exit %d: %s", r.status, r.err);
+    CHECK_MSG(strstr(r.out, "\nsteps = 2000\n") == NULL && strstr(r.out, "\nrejected = ") != NULL
+                  && strstr(r.out, "\nrejected = none\n") == NULL,
+              "%s", r.out);
+    test_run_free(&r);
+}
+
 static void a01_against_the_reference_file(void)
 {
     size_t s2 = 0, s8 = 0;
@@ -1690,6 +1714,7 @@ static CU_TestInfo tests[] = {
     {"--generate n-four-bar: files, rows, dof, initial energy", n_four_bar_generated},
     {"dynamics: A02 N = 2 (dense, sparse) and N = 5 (sparse), 0-20 s, vs the reduced equation",
      n_four_bar_dynamics},
+    {"--integrator drops the file's tolerances", integrator_option_drops_the_files_tolerances},
     {"dynamics: A01 against the reference file (BDF2 0-20 s; the file's rk8pd 0-2000 s)",
      a01_against_the_reference_file},
     {"dynamics: A02 N = 40 against the ADAMS file at the file's settings",
