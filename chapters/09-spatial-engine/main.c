@@ -112,7 +112,8 @@ int main(int argc, char **argv)
                  "y_collar) about y, the body named collar; C from --governor-c) and load_ramp\n"
                  "(Te = 0 until 1 s, then down to -25 N m at 2 s), the flyball governor's.\n"
                  "Figures (--plot PREFIX, from the story's runs): PREFIX-slider.svg,\n"
-                 "PREFIX-pendulum.svg.",
+                 "PREFIX-pendulum.svg, PREFIX-smd.svg, PREFIX-governor.svg, PREFIX-a01.svg,\n"
+                 "PREFIX-a02.svg.",
         .common = MBD_OPT_OUTPUT | MBD_OPT_T_END | MBD_OPT_H | MBD_OPT_INTEGRATOR
                   | MBD_OPT_DT_OUT | MBD_OPT_RTOL | MBD_OPT_ATOL,
         .integrators = integrators,
