@@ -787,7 +787,7 @@ int mbd_animation_gif(const char *path, const mbd_animation *a, const mbd_animat
             break;
         }
         /* the size goes roughly with the pixels drawn and with the frames */
-        const double ratio = 0.92 * (double)max_bytes / (double)bytes;
+        const double ratio = 0.85 * (double)max_bytes / (double)bytes;
         if (w > MBD_ANIMATION_MIN_WIDTH) {
             w = fmax(MBD_ANIMATION_MIN_WIDTH, floor(w * sqrt(ratio)));
         } else {

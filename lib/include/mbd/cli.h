@@ -242,6 +242,13 @@ size_t mbd_cli_choices(const char *const *names, const char *const *descriptions
     .n_extra = sizeof(extra_) / sizeof((extra_)[0]), .methods = (methods_),                 \
     .integrators = (integrators_)
 
+/* The same for a mechanism chapter with an animation (--animate, --fps,
+ * --speed; animation.h). */
+#define MBD_CLI_ANIMATED_MECHANISM_SPEC(extra_, methods_, integrators_)                     \
+    .common = MBD_OPT_OUTPUT | MBD_OPT_TIME | MBD_OPT_ANIMATION, .extra = (extra_),         \
+    .n_extra = sizeof(extra_) / sizeof((extra_)[0]), .methods = (methods_),                 \
+    .integrators = (integrators_)
+
 /* The mechanism chapters' --method and --integrator choices: the library's
  * formulation methods and integrator presets (methods[] and integrators[]
  * of `cap` entries each); returns the number of methods, so a chapter can
