@@ -50,11 +50,11 @@ static const common_option COMMON[] = {
     {"bench", MBD_OPT_BENCH, C_LONG_POSITIVE, "N",
      "time each benchmark case in N repetitions (min, median, max); print CSV rows"},
     {"animate", MBD_OPT_ANIMATE, C_STRING, "FILE",
-     "write an animated GIF of the run (alone: of the chapter's animation) to FILE"},
+     "write the run as an animated GIF (alone: the chapter's animation)"},
     {"fps", MBD_OPT_FPS, C_RANGE, "F",
-     "frames per second of the animation, 0.1 to 50 (default 25)"},
+     "the animation's frames per second, 0.1 to 50 (default 25)"},
     {"speed", MBD_OPT_SPEED, C_RANGE, "S",
-     "simulated seconds per second of the animation, 0.001 to 1000 (default 1; < 1: slow motion)"},
+     "simulated seconds per second shown, 0.001 to 1000 (default 1)"},
 };
 #define N_COMMON (sizeof COMMON / sizeof COMMON[0])
 

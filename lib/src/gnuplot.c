@@ -19,10 +19,17 @@ int mbd_gnuplot_open(mbd_gnuplot *g, mbd_failure *fail)
                                strerror(errno));
     close(fd);
 
+    struct sigaction ignore;
+    memset(&ignore, 0, sizeof ignore);
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    sigaction(SIGPIPE, &ignore, &g->sigpipe);
+
     char cmd[512];
     snprintf(cmd, sizeof cmd, "gnuplot >/dev/null 2>'%s'", g->errpath);
     g->pipe = popen(cmd, "w");
     if (g->pipe == NULL) {
+        sigaction(SIGPIPE, &g->sigpipe, NULL);
         remove(g->errpath);
         return mbd_failure_set(fail, MBD_EEXTERNAL, NAN, "cannot run gnuplot: %s",
                                strerror(errno));
@@ -34,6 +41,7 @@ int mbd_gnuplot_close(mbd_gnuplot *g, const char *path, mbd_failure *fail)
 {
     int rc = pclose(g->pipe);
     g->pipe = NULL;
+    sigaction(SIGPIPE, &g->sigpipe, NULL);
 
     /* gnuplot reports errors on stderr; warnings (e.g. a log axis with no
      * positive data) do not make it fail, errors do. */

@@ -8,6 +8,7 @@
 #ifndef MBD_GNUPLOT_IMPL_H
 #define MBD_GNUPLOT_IMPL_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #include "mbd/error.h"
@@ -15,9 +16,12 @@
 typedef struct {
     FILE *pipe;              /* gnuplot's standard input: write the commands here */
     char errpath[32];        /* its standard error */
+    struct sigaction sigpipe; /* the process's SIGPIPE action, ignored while gnuplot runs */
 } mbd_gnuplot;
 
-/* Starts gnuplot. MBD_EIO when the temporary file for its messages cannot be
+/* Starts gnuplot. While it runs, SIGPIPE is ignored: when gnuplot cannot
+ * be started or stops early, writing the commands fails (EPIPE) instead of
+ * killing the program, and mbd_gnuplot_close says what happened. MBD_EIO when the temporary file for its messages cannot be
  * made, MBD_EEXTERNAL when the process cannot be started. */
 int mbd_gnuplot_open(mbd_gnuplot *g, mbd_failure *fail);
 
