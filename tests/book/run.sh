@@ -24,9 +24,10 @@
 # (header, screen, trailer) of at most 1 MB, shown by an <img>, and that a
 # cut-short or empty GIF is caught; that KaTeX (script, style sheet, fonts)
 # is in BUILD/docs/katex and no page loads anything from the network; and,
-# with small documents made up here, that the filter fails (non-zero exit, a message naming the marker, file or step) on an unknown
-# marker, a missing file, a duplicated marker, a marker never closed, an
-# unknown output step and a missing figure.
+# with small documents made up here, that the filter fails (non-zero exit, a
+# message naming the marker, file or step) on an unknown marker, a missing
+# file, a duplicated marker, a marker never closed, an unknown output step and
+# a missing figure.
 #
 # Then it opens every page in headless Chromium (Debian's chromium; $CHROMIUM
 # names another) at a desktop and a phone width, and tests/book/check-page.js
