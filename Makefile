@@ -6,6 +6,7 @@
 #   make run [CH=NN]        every chapter's story, in order (or one)
 #   make test               every suite that must pass (includes verify-solutions)
 #   make docs               the book, build/docs/index.html
+#   make animations         the book's animations, build/docs/anim/*.gif (make docs uses it)
 #   make grade [CH=NN] [EX=K]   grade exercises/ (the student's files)
 #   make verify-solutions   grade solutions/; must score full marks
 #   make stubs              regenerate exercises/ from solutions/

@@ -6,6 +6,8 @@
 #                      and one per reference page, $(BUILD)/docs/NAME.html from
 #                      docs/NAME.md (the model format, docs/model-format.md)
 #   make check-book    build the book, then test it (tests/book/run.sh)
+#   make animations    the book's animations, $(BUILD)/docs/anim/*.gif (make book
+#                      makes them; make run never does)
 #
 # For each chapter the program runs its story once,
 #   $(BUILD)/bin/chNN-slug --plot $(BUILD)/docs/fig/chNN --no-timing > $(BUILD)/docs/out/chNN.txt
@@ -15,6 +17,14 @@
 # A page is rebuilt when its chapter.md, the chapter's sources, model files
 # (chapter 09's models/, which its page includes) or program, or any part of
 # the book's frame changes.
+#
+# Animations (issue 21): a chapter.md shows an animation as an image,
+# ![...](anim/chNN-NAME.gif), and `make animations` draws each one the pages
+# show with its chapter's program,
+#   $(BUILD)/bin/chNN-slug --animate $(BUILD)/docs/anim/chNN-NAME.gif ARGS --no-timing > /dev/null
+# where ARGS is $(BOOK_ANIM_chNN-NAME) (below): empty for the chapter's own
+# animation (--animate alone: the story's runs that teach something, the
+# story itself sent to /dev/null), or run options for one run's.
 #
 # A reference page (every docs/*.md but docs/index.md) is a page of its own,
 # not a chapter: no chapter number, no story, no program.  It goes through
@@ -62,7 +72,7 @@ PANDOC_FLAGS = --from=markdown --to=html5 --standalone \
 docs: deps-docs
 	@$(MAKE) book
 
-book: $(DOCS)/index.html $(BOOK_PAGES) $(BOOK_REF_PAGES) $(DOCS)/katex/katex.min.js
+book: $(DOCS)/index.html $(BOOK_PAGES) $(BOOK_REF_PAGES) $(DOCS)/katex/katex.min.js animations
 	@echo "make book: wrote $(DOCS)/index.html, $(words $(BOOK_PAGES)) chapter page(s)" \
 	    "and $(words $(BOOK_REF_PAGES)) reference page(s)."
 	$(if $(BOOK_UNWRITTEN),@echo "make book: warning: no chapter.md yet for $(BOOK_UNWRITTEN)" >&2)
@@ -70,7 +80,31 @@ book: $(DOCS)/index.html $(BOOK_PAGES) $(BOOK_REF_PAGES) $(DOCS)/katex/katex.min
 check-book: book
 	@bash tests/book/run.sh $(BUILD)
 
-.PHONY: docs book check-book
+.PHONY: docs book check-book animations
+
+# ---------------------------------------------------------------------------
+# Animations: the ones the chapter pages show (anim/chNN-NAME.gif), each drawn
+# by its chapter's program with the arguments below.
+
+# the chapter's own animation for both (--animate alone)
+BOOK_ANIM_ch03-baumgarte :=
+BOOK_ANIM_ch05-fold :=
+
+BOOK_ANIMS := $(sort $(foreach c,$(BOOK_CHAPTERS),\
+    $(shell grep -oE 'anim/ch[0-9][0-9]-[A-Za-z0-9_-]+[.]gif' chapters/$(c)/chapter.md \
+            | sed 's|^anim/||; s|[.]gif$$||')))
+BOOK_ANIM_FILES := $(BOOK_ANIMS:%=$(DOCS)/anim/%.gif)
+
+animations: $(BOOK_ANIM_FILES)
+	@echo "make animations: $(words $(BOOK_ANIM_FILES)) animation(s) in $(DOCS)/anim"
+
+# $(1) chNN-NAME, $(2) the chapter NN-slug
+define book_anim_rules
+$(DOCS)/anim/$(1).gif: $(BUILD)/bin/ch$(2)
+	@mkdir -p $$(@D)
+	$(BUILD)/bin/ch$(2) --animate $$@ $$(BOOK_ANIM_$(1)) --no-timing > /dev/null
+endef
+$(foreach a,$(BOOK_ANIMS),$(eval $(call book_anim_rules,$(a),$(filter $(patsubst ch%,%,$(firstword $(subst -, ,$(a))))-%,$(CHAPTERS)))))
 
 # ---------------------------------------------------------------------------
 # Navigation: each chapter's previous and next chapter ("-" for none), as the

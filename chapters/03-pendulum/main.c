@@ -46,7 +46,7 @@ int main(int argc, char **argv)
         .purpose = "The simple pendulum by projection, static penalty, Baumgarte, alternate and index-2\n"
                    "penalty and the direct angle equation, against the exact elliptic-function solution.",
         .source = "document 000 (Newhart 2019), Sec. 2 and 2.4.1, Tables 1-2, Figs. 2-13, listings A.2",
-        MBD_CLI_MECHANISM_SPEC(extra, methods, integrators),
+        MBD_CLI_ANIMATED_MECHANISM_SPEC(extra, methods, integrators),
         .csv_columns = "t,x,y,z,x_dot,y_dot,z_dot,C_norm,Cdot_norm,E (and h for adaptive integrators);\n"
                        "C = (x^2 + y^2 - L^2, z), E = kinetic - m g y",
         .notes = "With --method, --csv, --summary or any run option: one run (default penalty, ode23,\n"
@@ -61,7 +61,10 @@ int main(int argc, char **argv)
                  "4.4721 (beta^2 = 20). --project does not apply to index2-penalty or direct.\n"
                  "The story uses the document's data whatever the options say.\n"
                  "Figures (--plot PREFIX, from the story's runs): PREFIX-motion.svg, PREFIX-errors.svg,\n"
-                 "PREFIX-penalty-factor.svg, PREFIX-baumgarte.svg.",
+                 "PREFIX-penalty-factor.svg, PREFIX-baumgarte.svg.\n"
+                 "--animate FILE with a run option: that run moving (GIF; rod, bob, the circle it should\n"
+                 "stay on, the bob's trace, t and |C| in each frame). Alone: the stable and the printed\n"
+                 "Baumgarte sign side by side, 0-0.45 s at --speed 0.1 unless given; then the story.",
     };
     mbd_cli_common opt;
     int code;
@@ -83,7 +86,7 @@ int main(int argc, char **argv)
         return MBD_EXIT_NUMERICAL;
     const mbd_cli_program program = {PROGRAM, &prog, ch03_program_bench, ch03_program_figures,
                                      ch03_program_run, ch03_program_story};
-    const int exit_code = mbd_cli_dispatch(&program, &opt);
+    const int exit_code = mbd_cli_dispatch_animated(&program, ch03_program_animate, &opt);
     ch03_study_free(prog.S);
     return exit_code;
 }

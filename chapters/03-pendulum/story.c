@@ -710,12 +710,21 @@ int ch03_program_run(void *ctx, mbd_failure *fail)
     mbd_history_init(&h);
     /* a summary alone is maxima over the outputs, folded as they come: no
      * history is kept for it (the CSV and the report need one) */
-    const int keep = opt->csv != NULL || !opt->summary;
+    const int keep = opt->csv != NULL || !opt->summary || opt->animate != NULL;
     int st = ch03_run(&p, &prog->spec, keep ? &h : NULL, &r);
     if (st != GSL_SUCCESS) {
         mbd_failure_set(fail, st, NAN, "the run could not be set up (%s)", mbd_strerror(st));
         mbd_history_free(&h);
         return st;
+    }
+    /* the animation first, of what the run computed, failed or not (a bad
+     * --animate path must not leave a CSV or a summary behind it) */
+    if (opt->animate) {
+        st = ch03_animate_run(opt->animate, opt, &prog->spec, &r, &h, fail);
+        if (st != GSL_SUCCESS) {
+            mbd_history_free(&h);
+            return st;
+        }
     }
     one_run o = {prog, &r, &e, &h, &p};
     mbd_study_result res = {.status = r.status, .fail = r.fail, .stats = r.stats};

@@ -172,4 +172,11 @@ void ch03_write_report(FILE *out, const ch03_spec *spec, const ch03_result *r,
 /* The benchmark cases (story.c): CSV rows on stdout. */
 int ch03_bench(long repeats, ch03_study *S);
 
+/* The animations (animate.c): one run's (--animate with run options), over
+ * the span the options asked for, and the chapter's (--animate alone: the
+ * stable and the printed Baumgarte sign side by side). */
+int ch03_animate_run(const char *path, const mbd_cli_common *opt, const ch03_spec *spec,
+                     const ch03_result *r, const mbd_history *h, mbd_failure *fail);
+int ch03_program_animate(void *prog, const char *path, mbd_failure *fail);
+
 #endif

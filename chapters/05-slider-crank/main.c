@@ -59,7 +59,7 @@ int main(int argc, char **argv)
         .purpose = "Penalty against projection on the slider-crank; the fold singularity; the "
                    "mass-matrix erratum.",
         .source = "document 000 (Newhart 2019), Sec. 2.4.3, Table 4, Figs. 20-26, listings A.4",
-        MBD_CLI_MECHANISM_SPEC(extra, methods, integrators),
+        MBD_CLI_ANIMATED_MECHANISM_SPEC(extra, methods, integrators),
         .csv_columns = "t,theta1,theta2,x3,theta1_dot,theta2_dot,x3_dot,C_norm,Cdot_norm,E (+ h for "
                        "adaptive integrators); E is the true energy (consistent kinetic energy + "
                        "gravity, zero at the pivot's height) whatever --mass says",
@@ -88,7 +88,10 @@ int main(int argc, char **argv)
                  "reached) is written as 'none'.\n"
                  "Figures of the story (--plot PREFIX): PREFIX-mechanism, -penalty, -projection, "
                  "-difference,\n-energy, -condition, -branches (.svg). The document's model reaches "
-                 "the fold th1 = 0 just\nafter 1.8 s: try --t-end 2.",
+                 "the fold th1 = 0 just\nafter 1.8 s: try --t-end 2.\n"
+                 "--animate FILE with a run option: that run moving (GIF; crank, rod, slider, the rod's\n"
+                 "middle traced, t and |C| in each frame). Alone: the consistent model through its fold,\n"
+                 "penalty beside penalty-baumgarte, 1-2 s at --speed 0.25 unless given; then the story.",
     };
     mbd_cli_common opt;
     int code;
@@ -115,7 +118,7 @@ int main(int argc, char **argv)
     }
     const mbd_cli_program program = {PROGRAM, &prog, ch05_program_bench, ch05_program_figures,
                                      ch05_program_run, ch05_program_story};
-    const int exit_code = mbd_cli_dispatch(&program, &opt);
+    const int exit_code = mbd_cli_dispatch_animated(&program, ch05_program_animate, &opt);
     ch05_study_free(prog.s);
     return exit_code;
 }

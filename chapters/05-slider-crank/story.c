@@ -601,7 +601,7 @@ int ch05_program_run(void *ctx, mbd_failure *fail)
     /* a summary alone is maxima over the outputs, folded as they come: no
      * history is kept for it (the CSV and the figure need one) */
     ch05_spec one = *spec;
-    one.no_history = opt->csv == NULL && opt->plot == NULL;
+    one.no_history = opt->csv == NULL && opt->plot == NULL && opt->animate == NULL;
     int st = ch05_run_spec(&run, &one, &ref);
     if (st == MBD_EINPUT) {
         *fail = run.fail;   /* a spec the library refuses: bad input, exit 2 */
@@ -617,6 +617,12 @@ int ch05_program_run(void *ctx, mbd_failure *fail)
                  ch05_mass_name(spec->mass));
         st = ch05_motion_figure(mbd_plot_path(path, sizeof path, opt->plot, "motion"), title, &run,
                                 fail);
+        if (st != GSL_SUCCESS)
+            goto out;
+    }
+    /* the run's animation, of what it computed, failed or not */
+    if (opt->animate) {
+        st = ch05_animate_run(opt->animate, opt, spec, &run, fail);
         if (st != GSL_SUCCESS)
             goto out;
     }

@@ -164,4 +164,11 @@ int ch05_program_story(void *prog, FILE *out, int no_timing, mbd_failure *fail);
 /* The benchmark cases (story.c): CSV rows on stdout. */
 int ch05_run_benchmarks(long repeats);
 
+/* The animations (animate.c): one run's (--animate with run options), over
+ * the span the options asked for, and the chapter's (--animate alone: the
+ * penalty with and without Baumgarte through the fold). */
+int ch05_animate_run(const char *path, const mbd_cli_common *opt, const ch05_spec *spec,
+                     const ch05_run *r, mbd_failure *fail);
+int ch05_program_animate(void *prog, const char *path, mbd_failure *fail);
+
 #endif

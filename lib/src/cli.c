@@ -16,7 +16,8 @@
 /* ------------------------------------------------------------------------ */
 /* The common options                                                        */
 
-typedef enum { C_FLAG, C_DOUBLE, C_POSITIVE, C_LONG_POSITIVE, C_STRING, C_NAME } common_kind;
+/* C_RANGE: a finite number in [min, max] */
+typedef enum { C_FLAG, C_DOUBLE, C_POSITIVE, C_LONG_POSITIVE, C_STRING, C_NAME, C_RANGE } common_kind;
 
 typedef struct {
     const char *name;
@@ -48,8 +49,26 @@ static const common_option COMMON[] = {
     {"no-timing", MBD_OPT_NO_TIMING, C_FLAG, NULL, "print timings as '-' so the output is reproducible"},
     {"bench", MBD_OPT_BENCH, C_LONG_POSITIVE, "N",
      "time each benchmark case in N repetitions (min, median, max); print CSV rows"},
+    {"animate", MBD_OPT_ANIMATE, C_STRING, "FILE",
+     "write the run as an animated GIF (alone: the chapter's animation)"},
+    {"fps", MBD_OPT_FPS, C_RANGE, "F",
+     "the animation's frames per second, 0.1 to 50 (default 25)"},
+    {"speed", MBD_OPT_SPEED, C_RANGE, "S",
+     "simulated seconds per second shown, 0.001 to 1000 (default 1)"},
 };
 #define N_COMMON (sizeof COMMON / sizeof COMMON[0])
+
+/* the bounds of a C_RANGE option (animation.h's) */
+static void common_range(unsigned bit, double *min, double *max)
+{
+    if (bit == MBD_OPT_FPS) {
+        *min = MBD_ANIMATION_FPS_MIN;
+        *max = MBD_ANIMATION_FPS_MAX;
+    } else {
+        *min = MBD_ANIMATION_SPEED_MIN;
+        *max = MBD_ANIMATION_SPEED_MAX;
+    }
+}
 
 void mbd_cli_defaults(mbd_cli_common *c)
 {
@@ -62,6 +81,8 @@ void mbd_cli_defaults(mbd_cli_common *c)
     c->max_violation = 1.0;
     c->max_steps = MBD_RUN_MAX_STEPS;
     c->max_outputs = MBD_RUN_MAX_OUTPUTS;
+    c->fps = MBD_ANIMATION_FPS_DEFAULT;
+    c->speed = 1.0;
 }
 
 int mbd_cli_parse_double(const char *text, double *value)
@@ -326,6 +347,12 @@ static int set_common(const mbd_cli_spec *spec, FILE *err, const common_option *
         if (!(v > 0))
             return usage_error(spec, err, "option --%s: expected a positive number, got '%s'",
                                o->name, value);
+    } else if (o->kind == C_RANGE) {
+        double lo, hi;
+        common_range(o->bit, &lo, &hi);
+        if (mbd_cli_parse_double(value, &v) != 0 || !(v >= lo && v <= hi))
+            return mbd_cli_usage_error(spec, err, "option --%s: expected a number in [%g, %g], "
+                                       "got '%s'", o->name, lo, hi, value);
     } else if (o->kind == C_LONG_POSITIVE) {
         if (parse_long(value, &lv) != 0 || lv < 1)
             return usage_error(spec, err, "option --%s: expected a positive whole number, got '%s'",
@@ -356,6 +383,9 @@ static int set_common(const mbd_cli_spec *spec, FILE *err, const common_option *
     case MBD_OPT_MAX_VIOLATION: out->max_violation = v; out->max_violation_given = 1; break;
     case MBD_OPT_CSV: out->csv = value; break;
     case MBD_OPT_PLOT: out->plot = value; break;
+    case MBD_OPT_ANIMATE: out->animate = value; break;
+    case MBD_OPT_FPS: out->fps = v; out->fps_given = 1; break;
+    case MBD_OPT_SPEED: out->speed = v; out->speed_given = 1; break;
     case MBD_OPT_BENCH: out->bench = lv; break;
     case MBD_OPT_MAX_STEPS: out->max_steps = lv; out->max_steps_given = 1; break;
     case MBD_OPT_MAX_OUTPUTS: out->max_outputs = lv; out->max_outputs_given = 1; break;
@@ -473,7 +503,8 @@ int mbd_cli_parse(const mbd_cli_spec *spec, int argc, char **argv, mbd_cli_commo
         }
 
         if (x != NULL || (o->bit != MBD_OPT_PLOT && o->bit != MBD_OPT_NO_TIMING
-                          && o->bit != MBD_OPT_BENCH && o->bit != MBD_OPT_LIST))
+                          && o->bit != MBD_OPT_BENCH && o->bit != MBD_OPT_LIST
+                          && !(o->bit & MBD_OPT_ANIMATION)))
             out->run_options = 1;
         int st;
         if (x) {
@@ -510,6 +541,12 @@ int mbd_cli_parse(const mbd_cli_spec *spec, int argc, char **argv, mbd_cli_commo
         return usage_error(spec, err_stream,
                            "--summary and --csv - both write to standard output; give --csv a file%s%s",
                            "", "");
+    if ((out->fps_given || out->speed_given) && out->animate == NULL)
+        return usage_error(spec, err_stream, "--%s applies to an animation: give --animate FILE%s",
+                           out->fps_given ? "fps" : "speed", "");
+    if (out->bench && out->animate)
+        return usage_error(spec, err_stream, "--bench prints its own CSV rows; drop --animate%s%s",
+                           "", "");
     if (out->bench && (out->summary || out->csv))
         return usage_error(spec, err_stream, "--bench prints its own CSV rows; drop --summary and --csv%s%s",
                            "", "");
@@ -517,6 +554,12 @@ int mbd_cli_parse(const mbd_cli_spec *spec, int argc, char **argv, mbd_cli_commo
 }
 
 int mbd_cli_dispatch(const mbd_cli_program *p, const mbd_cli_common *c)
+{
+    return mbd_cli_dispatch_animated(p, NULL, c);
+}
+
+int mbd_cli_dispatch_animated(const mbd_cli_program *p, mbd_cli_animate_fn animate,
+                              const mbd_cli_common *c)
 {
     mbd_failure fail;
     mbd_failure_clear(&fail);
@@ -526,6 +569,8 @@ int mbd_cli_dispatch(const mbd_cli_program *p, const mbd_cli_common *c)
     } else {
         if (c->plot && p->figures)
             st = p->figures(p->ctx, c->plot, &fail);
+        if (st == GSL_SUCCESS && c->animate && animate && !c->run_options)
+            st = animate(p->ctx, c->animate, &fail);
         if (st == GSL_SUCCESS) {
             if (c->run_options && p->run)
                 st = p->run(p->ctx, &fail);
@@ -573,6 +618,33 @@ static const char *count_text(char *buf, size_t size, double v)
     else
         snprintf(buf, size, "more than 1e308 (too many to count)");
     return buf;
+}
+
+void mbd_cli_animation(const mbd_cli_common *c, const char *program, mbd_animation *a)
+{
+    mbd_animation_init(a);
+    a->fps = c->fps;
+    a->speed = c->speed;
+    a->notes = stderr;
+    a->program = program;
+}
+
+int mbd_cli_check_animation(const mbd_cli_spec *spec, const mbd_cli_common *c, double t0,
+                            double t_end, FILE *err)
+{
+    if (c->animate == NULL)
+        return GSL_SUCCESS;
+    const size_t k = mbd_animation_frames(t0, t_end, c->fps, c->speed);
+    if (k > MBD_ANIMATION_MAX_FRAMES) {
+        char buf[64];
+        return mbd_cli_usage_error(spec, err, "--animate: %g s at --fps %g and --speed %g is %s "
+                                   "frames, more than %d: lower --fps or raise --speed",
+                                   t_end - t0, c->fps, c->speed,
+                                   count_text(buf, sizeof buf, k == (size_t)-1 ? HUGE_VAL
+                                                                               : (double)k),
+                                   MBD_ANIMATION_MAX_FRAMES);
+    }
+    return GSL_SUCCESS;
 }
 
 int mbd_cli_check_run(const mbd_cli_spec *spec, const mbd_cli_common *c, double t0,
@@ -719,7 +791,10 @@ int mbd_cli_study_spec(const mbd_cli_spec *cli, const mbd_cli_common *opt,
     spec->max_violation = opt->max_violation;
     spec->max_steps = opt->max_steps;
     spec->max_outputs = opt->max_outputs;
-    return mbd_cli_check_run(cli, opt, spec->t0, spec->t_end, spec->dt_out, &spec->ode, err);
+    st = mbd_cli_check_run(cli, opt, spec->t0, spec->t_end, spec->dt_out, &spec->ode, err);
+    if (st != GSL_SUCCESS)
+        return st;
+    return mbd_cli_check_animation(cli, opt, spec->t0, spec->t_end, err);
 }
 /* << study-spec */
 

@@ -8,6 +8,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "mbd/io.h"
+#include "gnuplot_impl.h"
 
 /* ------------------------------------------------------------------------ */
 /* CSV                                                                       */
@@ -216,27 +217,9 @@ const char *mbd_plot_path(char *buf, size_t size, const char *prefix, const char
     return buf;
 }
 
-/* gnuplot string literal. Double quotes, with \\ and " escaped and a newline
- * written as \n (a line break in a title); gnuplot's single-quoted strings
- * cannot hold two quotes in a row (C''), which labels of derivatives need.
- * The text is gnuplot's enhanced text: _ and ^ make sub- and superscripts and
- * {} group them, while ~, @ and & (overprint, phantom, space) are written
- * literally. */
-static void gp_quote(FILE *g, const char *s, int enhanced)
-{
-    fputc('"', g);
-    for (; s && *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fputc('\\', g);
-        if (*s == '\n')
-            fputs("\\n", g);
-        else if (enhanced && (*s == '~' || *s == '@' || *s == '&'))
-            fprintf(g, "\\\\%c", *s);   /* literal in enhanced text: "\\~" */
-        else
-            fputc(*s, g);
-    }
-    fputc('"', g);
-}
+/* gnuplot string literal (gnuplot_impl.h): titles, labels and legends are
+ * enhanced text, a file name is not. */
+static void gp_quote(FILE *g, const char *s, int enhanced) { mbd_gnuplot_quote(g, s, enhanced); }
 
 static void gp_string(FILE *g, const char *s) { gp_quote(g, s, 1); }
 
@@ -593,21 +576,11 @@ int mbd_plot_svg(const char *path, const mbd_figure *fig, mbd_failure *fail)
                                strerror(errno));
     fclose(probe);
 
-    char errpath[] = "/tmp/mbd-gnuplot-XXXXXX";
-    int fd = mkstemp(errpath);
-    if (fd < 0)
-        return mbd_failure_set(fail, MBD_EIO, NAN, "cannot create a temporary file: %s",
-                               strerror(errno));
-    close(fd);
-
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "gnuplot >/dev/null 2>'%s'", errpath);
-    FILE *g = popen(cmd, "w");
-    if (g == NULL) {
-        remove(errpath);
-        return mbd_failure_set(fail, MBD_EEXTERNAL, NAN, "cannot run gnuplot: %s",
-                               strerror(errno));
-    }
+    mbd_gnuplot gp;
+    int st = mbd_gnuplot_open(&gp, fail);
+    if (st != GSL_SUCCESS)
+        return st;
+    FILE *g = gp.pipe;
     fprintf(g, "set terminal svg size %.0f,%.0f dynamic enhanced font 'Helvetica,13' "
                "background rgb 'white'\n", w, h);
     fprintf(g, "set output ");
@@ -627,41 +600,7 @@ int mbd_plot_svg(const char *path, const mbd_figure *fig, mbd_failure *fail)
     if (rows * cols > 1 || fig->title)
         fprintf(g, "unset multiplot\n");
     fprintf(g, "set output\n");
-    int rc = pclose(g);
-
-    /* gnuplot reports errors on stderr; warnings (e.g. a log axis with no
-     * positive data) do not make it fail, errors do. */
-    /* the first line that says what went wrong: an error if there is one,
-     * else (when gnuplot failed) the first line it wrote at all */
-    char first[200] = "", any[200] = "";
-    FILE *e = fopen(errpath, "r");
-    if (e != NULL) {
-        char line[200];
-        while (fgets(line, sizeof line, e)) {
-            if (any[0] == '\0' && strspn(line, " \t\r\n^") < strlen(line))
-                snprintf(any, sizeof any, "%s", line);
-            if (strstr(line, "rror") != NULL || strstr(line, "not found") != NULL
-                || strstr(line, "unrecognized") != NULL) {
-                snprintf(first, sizeof first, "%s", line);
-                break;
-            }
-        }
-        fclose(e);
-    }
-    if (first[0] == '\0' && rc != 0)
-        snprintf(first, sizeof first, "%s", any);
-    remove(errpath);
-    size_t len = strlen(first);
-    while (len > 0 && (first[len - 1] == '\n' || first[len - 1] == '\r'))
-        first[--len] = '\0';
-    if (rc != 0 || first[0] != '\0') {
-        if (rc == 127 * 256 || (rc != 0 && first[0] == '\0'))
-            return mbd_failure_set(fail, MBD_EEXTERNAL, NAN,
-                                   "gnuplot failed to draw '%s' (is gnuplot installed?)", path);
-        return mbd_failure_set(fail, MBD_EEXTERNAL, NAN, "gnuplot failed to draw '%s': %s", path,
-                               first);
-    }
-    return GSL_SUCCESS;
+    return mbd_gnuplot_close(&gp, path, fail);
 }
 
 /* ------------------------------------------------------------------------ */

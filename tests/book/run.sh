@@ -19,12 +19,15 @@
 # the same way, and that the index and at least one chapter page link it;
 # that the index links every chapter page, and lists as reproduced exactly the
 # documents the chapters reproduce (the document a chapter cites first); that
-# every figure in BUILD/docs/fig is at most 300 kB; that KaTeX (script, style
-# sheet, fonts) is in BUILD/docs/katex and no page loads anything from the
-# network; and, with small documents made up here, that the filter fails
-# (non-zero exit, a message naming the marker, file or step) on an unknown
-# marker, a missing file, a duplicated marker, a marker never closed, an
-# unknown output step and a missing figure.
+# every figure in BUILD/docs/fig is at most 300 kB; that every animation the
+# chapter.md shows (anim/...) and every one in BUILD/docs/anim is a whole GIF
+# (header, screen, trailer) of at most 1 MB, shown by an <img>, and that a
+# cut-short or empty GIF is caught; that KaTeX (script, style sheet, fonts)
+# is in BUILD/docs/katex and no page loads anything from the network; and,
+# with small documents made up here, that the filter fails (non-zero exit, a
+# message naming the marker, file or step) on an unknown marker, a missing
+# file, a duplicated marker, a marker never closed, an unknown output step and
+# a missing figure.
 #
 # Then it opens every page in headless Chromium (Debian's chromium; $CHROMIUM
 # names another) at a desktop and a phone width, and tests/book/check-page.js
@@ -138,6 +141,33 @@ attr() {
            -e "s/.*[{ ]$1=\\([^ }\"]*\\).*/\\1/p"
 }
 
+# gif_problem FILE: what is wrong with FILE as one of the book's animations
+# (nothing printed when it is fine): missing or empty, larger than ANIM_LIMIT,
+# no GIF87a/GIF89a header, an empty logical screen, or no trailer (0x3B) at
+# its end -- a file cut short. (tests/lib/test_animation.c and
+# tests/cli/test_animation.c read the frames and their delays.)
+ANIM_LIMIT=1000000
+gif_problem() {
+    local f=$1 size head w h tail
+    if [ ! -s "$f" ]; then
+        echo "missing or empty"
+        return
+    fi
+    size=$(wc -c < "$f")
+    head=$(head -c 6 "$f")
+    read -r w h < <(od -An -tu2 -j6 -N4 --endian=little "$f")
+    tail=$(tail -c 1 "$f" | od -An -tx1 | tr -d ' ')
+    if [ "$size" -gt $ANIM_LIMIT ]; then
+        echo "$size bytes, more than $ANIM_LIMIT"
+    elif [ "$head" != GIF89a ] && [ "$head" != GIF87a ]; then
+        echo "not a GIF (it starts '$head')"
+    elif [ "${w:-0}" -eq 0 ] || [ "${h:-0}" -eq 0 ]; then
+        echo "a logical screen of ${w:-0}x${h:-0} pixels"
+    elif [ "$tail" != 3b ]; then
+        echo "no GIF trailer at its end (cut short?)"
+    fi
+}
+
 # ---------------------------------------------------------------------------
 # Each chapter's page
 
@@ -220,6 +250,23 @@ check_page() {
             fail "$c: the page has no <img src=\"$fig\">"
         fi
     done < <(prose "$md" | grep -oE '\]\(fig/[^) ]+' | sed 's/^](//' | sort -u)
+
+    # animations: present, a whole GIF, under the size limit, and shown
+    local anim
+    while IFS= read -r anim; do
+        local why
+        why=$(gif_problem "$DOCS/$anim")
+        if [ -z "$why" ]; then
+            pass "$c: animation $DOCS/$anim is a GIF of $(wc -c < "$DOCS/$anim") bytes (at most $ANIM_LIMIT)"
+        else
+            fail "$c: animation $DOCS/$anim: $why"
+        fi
+        if grep -qF "<img src=\"$anim\"" "$page"; then
+            pass "$c: the page shows $anim"
+        else
+            fail "$c: the page has no <img src=\"$anim\">"
+        fi
+    done < <(prose "$md" | grep -oE '\]\(anim/[^) ]+' | sed 's/^](//' | sort -u)
 
     # math: handed to KaTeX (the browser check below sees it drawn)
     prose "$md" > "$tmp/prose"
@@ -364,6 +411,30 @@ done
 if [ $n_fig -gt 0 ]; then
     big=$(wc -c "$DOCS"/fig/*.svg | grep -v ' total$' | sort -n | tail -n 1)
     pass "figures: $n_fig SVGs checked against $FIG_LIMIT bytes (the largest: ${big# *})"
+fi
+
+# every animation in BUILD/docs/anim (shown or not) is a whole GIF under the limit
+n_anim=0
+for anim in "$DOCS"/anim/*.gif; do
+    [ -f "$anim" ] || continue
+    n_anim=$((n_anim + 1))
+    why=$(gif_problem "$anim")
+    [ -z "$why" ] || fail "animation $anim: $why"
+done
+[ $n_anim -gt 0 ] && pass "animations: $n_anim GIFs checked against $ANIM_LIMIT bytes"
+# the check itself: a GIF cut short, an empty file and an SVG are caught
+if [ $n_anim -gt 0 ]; then
+    first_anim=$(ls "$DOCS"/anim/*.gif | head -n 1)
+    head -c 5000 "$first_anim" > "$tmp/cut.gif"
+    : > "$tmp/empty.gif"
+    printf '<svg/>\n' > "$tmp/not.gif"
+    for bad in cut empty not; do
+        if [ -n "$(gif_problem "$tmp/$bad.gif")" ]; then
+            pass "animations: a made-up $bad.gif is caught: $(gif_problem "$tmp/$bad.gif")"
+        else
+            fail "animations: a made-up $bad.gif passes the GIF check"
+        fi
+    done
 fi
 
 # ---------------------------------------------------------------------------

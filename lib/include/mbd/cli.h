@@ -9,6 +9,7 @@
  *   --t-end T --h H --dt-out DT --rtol R --atol A --max-violation V
  *   --max-steps N --max-outputs N
  *   --csv FILE --summary --plot PREFIX --no-timing --bench N
+ *   --animate FILE --fps F --speed S
  *
  * Options take their value as the next argument or after '=' (--h=1e-3).
  * Like io, this module writes (help, version, usage errors) to the stream it is
@@ -20,6 +21,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "mbd/animation.h"
 #include "mbd/ode.h"
 #include "mbd/run.h"
 #include "mbd/study.h"
@@ -51,6 +53,16 @@ enum {
     MBD_OPT_BENCH         = 1u << 14,
     MBD_OPT_MAX_STEPS     = 1u << 15,
     MBD_OPT_MAX_OUTPUTS   = 1u << 16,
+    MBD_OPT_ANIMATE       = 1u << 17,
+    MBD_OPT_FPS           = 1u << 18,
+    MBD_OPT_SPEED         = 1u << 19,
+    /* what a chapter with an animation adds (animation.h): --animate FILE, its
+     * frame rate --fps (default 25, at most 50) and its --speed (simulated
+     * seconds per real second, default 1; below 1 slow motion). Like --plot,
+     * --animate alone draws the chapter's own animation (the story's runs,
+     * mbd_cli_dispatch_animated) and then tells the story; with run options it
+     * draws that run. --fps and --speed need --animate. */
+    MBD_OPT_ANIMATION     = MBD_OPT_ANIMATE | MBD_OPT_FPS | MBD_OPT_SPEED,
     /* what every chapter program has */
     MBD_OPT_OUTPUT        = MBD_OPT_CSV | MBD_OPT_SUMMARY | MBD_OPT_PLOT | MBD_OPT_NO_TIMING
                             | MBD_OPT_BENCH | MBD_OPT_LIST,
@@ -115,9 +127,13 @@ typedef struct {
     long bench;                    /* 0: off; else repetitions */
     long max_steps, max_outputs;   /* the run's limits (default MBD_RUN_MAX_STEPS, _OUTPUTS) */
     int max_steps_given, max_outputs_given;
+    const char *animate;           /* NULL: no animation */
+    double fps, speed;             /* the animation's (MBD_ANIMATION_FPS_DEFAULT, 1) */
+    int fps_given, speed_given;
     int run_options;               /* 1 when an option that shapes one run was given: anything
-                                      but --plot, --no-timing, --bench (and --help, --version,
-                                      --list); such a program makes that run, not its story */
+                                      but --plot, --animate, --fps, --speed, --no-timing,
+                                      --bench (and --help, --version, --list); such a program
+                                      makes that run, not its story */
 } mbd_cli_common;
 
 typedef struct {
@@ -188,6 +204,30 @@ typedef struct {
  * (mbd_cli_exit_status). */
 int mbd_cli_dispatch(const mbd_cli_program *p, const mbd_cli_common *c);
 
+/* A chapter's own animation (--animate FILE without run options): the
+ * story's runs that teach something, drawn into `path` (animation.h). */
+typedef int (*mbd_cli_animate_fn)(void *ctx, const char *path, mbd_failure *fail);
+
+/* mbd_cli_dispatch for a program with an animation: without run options,
+ * --animate FILE draws animate(p->ctx, FILE) after the figures and before
+ * the story (a bad FILE must not leave a story half printed); with run
+ * options the run part draws its own run (c->animate). mbd_cli_dispatch is
+ * this with animate NULL. */
+int mbd_cli_dispatch_animated(const mbd_cli_program *p, mbd_cli_animate_fn animate,
+                              const mbd_cli_common *c);
+
+/* The animation of one run as the options ask for it: fps and speed from
+ * --fps and --speed, notes on stderr under the program's name, the rest
+ * mbd_animation_init's. */
+void mbd_cli_animation(const mbd_cli_common *c, const char *program, mbd_animation *a);
+
+/* --fps and --speed against the span a run's animation will cover: at most
+ * MBD_ANIMATION_MAX_FRAMES frames, or a usage error on `err` naming the
+ * options (MBD_EUSAGE); GSL_SUCCESS without --animate. mbd_cli_study_spec
+ * calls it for t0 ... t_end. */
+int mbd_cli_check_animation(const mbd_cli_spec *spec, const mbd_cli_common *c, double t0,
+                            double t_end, FILE *err);
+
 /* Fills out[0 .. cap-2] with the NULL-terminated parallel lists `names` and
  * `descriptions` (e.g. mbd_ode_preset_names, mbd_formulation_method_names)
  * and ends it with {NULL, NULL}; returns the number of choices copied. */
@@ -199,6 +239,13 @@ size_t mbd_cli_choices(const char *const *names, const char *const *descriptions
  * --method and --integrator choices (mbd_cli_mechanism_choices). */
 #define MBD_CLI_MECHANISM_SPEC(extra_, methods_, integrators_)                              \
     .common = MBD_OPT_OUTPUT | MBD_OPT_TIME, .extra = (extra_),                             \
+    .n_extra = sizeof(extra_) / sizeof((extra_)[0]), .methods = (methods_),                 \
+    .integrators = (integrators_)
+
+/* The same for a mechanism chapter with an animation (--animate, --fps,
+ * --speed; animation.h). */
+#define MBD_CLI_ANIMATED_MECHANISM_SPEC(extra_, methods_, integrators_)                     \
+    .common = MBD_OPT_OUTPUT | MBD_OPT_TIME | MBD_OPT_ANIMATION, .extra = (extra_),         \
     .n_extra = sizeof(extra_) / sizeof((extra_)[0]), .methods = (methods_),                 \
     .integrators = (integrators_)
 
@@ -262,7 +309,8 @@ int mbd_cli_check_method_options(const mbd_cli_spec *spec, const char *method, i
  * it replaced, and a note on `err` when that one was asked for by name;
  * --mu, --t-end and --dt-out when given; --alpha, --beta, --project,
  * --max-violation, --max-steps and --max-outputs; then the run is checked
- * (mbd_cli_check_run, from spec->t0). Fields that no option names keep their
+ * (mbd_cli_check_run, from spec->t0), and with --animate its frames
+ * (mbd_cli_check_animation). Fields that no option names keep their
  * values. A refusal is written on `err` (MBD_EUSAGE); GSL_SUCCESS otherwise. */
 int mbd_cli_study_spec(const mbd_cli_spec *cli, const mbd_cli_common *opt,
                        const mbd_cli_mechanism *mech, const char *method, const char *integrator,

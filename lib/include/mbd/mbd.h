@@ -54,5 +54,6 @@
 #include "mbd/simulate.h"
 #include "mbd/cli.h"
 #include "mbd/io.h"
+#include "mbd/animation.h"
 
 #endif
