@@ -54,7 +54,9 @@ CUNIT_LIBS = $(shell $(PKG_CONFIG) --libs cunit 2>/dev/null || echo -lcunit)
 # puts klu.h in /usr/include/suitesparse (mk/deps.sh looks in the same places).
 KLU_HAVE_PC = $(shell $(PKG_CONFIG) --exists KLU 2>/dev/null && echo yes)
 KLU_CFLAGS = $(if $(KLU_HAVE_PC),$(shell $(PKG_CONFIG) --cflags KLU),$(shell test -f /usr/include/suitesparse/klu.h && echo -I/usr/include/suitesparse))
-KLU_LIBS = $(if $(KLU_HAVE_PC),$(shell $(PKG_CONFIG) --libs KLU),-lklu -lamd -lcolamd -lbtf -lsuitesparseconfig)
+# SuiteSparseQR (SPQR, with CHOLMOD) comes in the same package: the sparse
+# QR of lib/src/spatial_analysis.c's large velocity analyses.
+KLU_LIBS = $(if $(KLU_HAVE_PC),$(shell $(PKG_CONFIG) --libs KLU SPQR CHOLMOD),-lspqr -lcholmod -lklu -lamd -lcolamd -lbtf -lsuitesparseconfig)
 
 # HAVE_INLINE: GSL's element access (gsl_vector_get, gsl_matrix_set, ...)
 # compiled inline, with its range checks kept, instead of a call into the

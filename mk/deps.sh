@@ -30,12 +30,16 @@ want() {  # want PACKAGE DESCRIPTION TEST...
 
 have_pc() { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists "$1"; }
 
-# SuiteSparse's KLU (the sparse linear solver, lib/src/linsolve_klu.c): its
+# SuiteSparse's KLU (the sparse linear solver, lib/src/linsolve_klu.c) and
+# SuiteSparseQR (the sparse QR of lib/src/spatial_analysis.c): KLU's
 # pkg-config file where SuiteSparse ships one (7.x: KLU), else its header
 # where Debian's libsuitesparse-dev puts it (5.x has no .pc file); the
 # Makefile's KLU_CFLAGS looks in the same places
 have_klu() {
-    have_pc KLU || test -f /usr/include/suitesparse/klu.h || test -f /usr/include/klu.h
+    { have_pc KLU && have_pc SPQR; } \
+        || { test -f /usr/include/suitesparse/klu.h \
+             && test -f /usr/include/suitesparse/SuiteSparseQR_C.h; } \
+        || { test -f /usr/include/klu.h && test -f /usr/include/SuiteSparseQR_C.h; }
 }
 
 # KaTeX where mk/docs.mk copies it from (its KATEX_DIR)

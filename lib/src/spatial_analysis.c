@@ -15,6 +15,8 @@
 #include <gsl/gsl_linalg.h>
 
 #include "mbd/error.h"
+#include <SuiteSparseQR_C.h>
+
 #include "mbd/spatial.h"
 #include "spatial_impl.h"
 
@@ -137,6 +139,114 @@ static int qr_factor(sp_work *w, size_t nc, size_t k, double rank_tol)
     return GSL_SUCCESS;
 }
 /* << spatial-rank */
+
+/* >> spatial-sparse-min-norm */
+/* The velocity analysis of a large model (nc x k at least
+ * SP_SPARSE_QR_MIN): the same rank, independent rows and minimum-norm
+ * solution as qr_factor and qr_min_norm, from SuiteSparseQR's sparse QR of
+ * W = A^T (nc x k; A the Jacobian's unknown columns, w->W holds W) instead
+ * of the dense QRPT, whose O(nc k^2) work dominates the start of the N
+ * four-bar with N = 40 (0.45 s of 560 x 566). W E = Q R with E a fill-
+ * reducing order of A's rows that puts the rows SPQR finds dependent (a
+ * column norm at most tol = rank_tol times W's largest column norm, Heath's
+ * test, where the dense path compares |R_ii| with rank_tol |R_11|) last:
+ * E's first r rows are independent and R11 (r x r) is upper triangular.
+ * Then x = Q_1 R11^-T (E^T b)_1, the least |x| with A_I x = b_I. w->perm,
+ * w->rank, w->k, w->cols_used as qr_factor leaves them. */
+#define SP_SPARSE_QR_MIN 40000
+
+static int sparse_min_norm(sp_work *w, size_t nc, size_t k, double rank_tol,
+                           const gsl_vector *b, gsl_vector *x)
+{
+    gsl_matrix_view W = gsl_matrix_submatrix(w->W, 0, 0, nc, k);
+    size_t nz = 0;
+    double cmax = 0.0;
+    for (size_t j = 0; j < k; j++) {
+        double c2 = 0.0;
+        for (size_t i = 0; i < nc; i++) {
+            const double v = gsl_matrix_get(&W.matrix, i, j);
+            if (!isfinite(v))
+                return MBD_ENONFINITE;
+            if (v != 0.0) {
+                nz++;
+                c2 += v * v;
+            }
+        }
+        cmax = fmax(cmax, sqrt(c2));
+    }
+    cholmod_common cc;
+    cholmod_l_start(&cc);
+    cc.print = 0;
+    int st = GSL_ENOMEM;
+    cholmod_sparse *S = cholmod_l_allocate_sparse(nc, k, nz > 0 ? nz : 1, 1, 1, 0, CHOLMOD_REAL,
+                                                  &cc);
+    cholmod_sparse *Q = NULL, *R = NULL;
+    SuiteSparse_long *E = NULL;
+    if (S != NULL) {
+        SuiteSparse_long *Sp = S->p, *Si = S->i;
+        double *Sx = S->x;
+        size_t at = 0;
+        for (size_t j = 0; j < k; j++) {
+            Sp[j] = (SuiteSparse_long)at;
+            for (size_t i = 0; i < nc; i++) {
+                const double v = gsl_matrix_get(&W.matrix, i, j);
+                if (v != 0.0) {
+                    Si[at] = (SuiteSparse_long)i;
+                    Sx[at++] = v;
+                }
+            }
+        }
+        Sp[k] = (SuiteSparse_long)at;
+        const SuiteSparse_long r = SuiteSparseQR_C_QR(SPQR_ORDERING_DEFAULT, rank_tol * cmax,
+                                                      (SuiteSparse_long)k, S, &Q, &R, &E, &cc);
+        if (r >= 0 && Q != NULL && R != NULL) {
+            const size_t rank = (size_t)r;
+            for (size_t j = 0; j < k; j++)
+                w->perm[j] = E != NULL ? (size_t)E[j] : j;
+            /* R11^T y = (E^T b)_1 by forward substitution over R's columns
+             * (column i holds R_li, l <= i, rows ascending) */
+            const SuiteSparse_long *Rp = R->p, *Ri = R->i;
+            const double *Rx = R->x;
+            double *y = w->x->data;   /* scratch: n >= rank values (x is w->y's) */
+            st = GSL_SUCCESS;
+            for (size_t i = 0; i < rank && st == GSL_SUCCESS; i++) {
+                double s = gsl_vector_get(b, w->perm[i]), d = 0.0;
+                for (SuiteSparse_long e = Rp[i]; e < Rp[i + 1]; e++) {
+                    const size_t l = (size_t)Ri[e];
+                    if (l < i)
+                        s -= Rx[e] * y[l];
+                    else if (l == i)
+                        d = Rx[e];
+                }
+                if (d == 0.0)
+                    st = MBD_ESINGULAR;
+                y[i] = s / d;
+            }
+            /* x = Q_1 y */
+            gsl_vector_set_zero(x);
+            const SuiteSparse_long *Qp = Q->p, *Qi = Q->i;
+            const double *Qx = Q->x;
+            for (size_t i = 0; i < rank && st == GSL_SUCCESS; i++)
+                for (SuiteSparse_long e = Qp[i]; e < Qp[i + 1]; e++)
+                    x->data[(size_t)Qi[e] * x->stride] += Qx[e] * y[i];
+            w->k = k;
+            w->cols_used = nc;
+            w->rank = rank;
+        } else if (cc.status == CHOLMOD_OUT_OF_MEMORY) {
+            st = GSL_ENOMEM;
+        } else {
+            st = GSL_EFAILED;
+        }
+    }
+    cholmod_l_free_sparse(&S, &cc);
+    cholmod_l_free_sparse(&Q, &cc);
+    cholmod_l_free_sparse(&R, &cc);
+    if (E != NULL)
+        cholmod_l_free(k, sizeof(SuiteSparse_long), E, &cc);
+    cholmod_l_finish(&cc);
+    return st;
+}
+/* << spatial-sparse-min-norm */
 
 /* >> spatial-min-norm */
 /* The minimum-norm x (nc) of A x = b (b: k) over the independent rows:
@@ -474,12 +584,17 @@ int mbd_spatial_velocity(mbd_spatial_model *sm, double t, const gsl_vector *q, g
         for (size_t c = 0; c < nc; c++)
             for (size_t r = 0; r < sm->m; r++)
                 gsl_matrix_set(&W.matrix, c, r, gsl_matrix_get(w->Cq, r, w->cols[c]));
-        st = qr_factor(w, nc, sm->m, op.rank_tol);
+        gsl_vector_view y = gsl_vector_subvector(w->y, 0, nc);
+        if (nc * sm->m >= SP_SPARSE_QR_MIN) {
+            st = sparse_min_norm(w, nc, sm->m, op.rank_tol, w->phi, &y.vector);
+        } else {
+            st = qr_factor(w, nc, sm->m, op.rank_tol);
+            if (st == GSL_SUCCESS)
+                qr_min_norm(w, w->phi, &y.vector);
+        }
         if (st != GSL_SUCCESS)
             return mbd_failure_set(&sm->last, st, t, "velocity analysis: the Jacobian could "
                                    "not be factored (%s)", mbd_strerror(st));
-        gsl_vector_view y = gsl_vector_subvector(w->y, 0, nc);
-        qr_min_norm(w, w->phi, &y.vector);
         for (size_t c = 0; c < nc; c++)
             gsl_vector_set(w->xs, w->cols[c], gsl_vector_get(&y.vector, c));
     } else {

@@ -52,13 +52,11 @@
  *          with rk8pd (rtol 1e-8) 2.3e-4 m from the IFToMM file in 1.4 s;
  *          BDF damps the swing (BDF5 adaptive rtol 1e-10: 2e-2 m, 3.3 s).
  *          A02 N = 40 over 20 s, BDF4 h = 4e-3, modified Newton to 1e-12,
- *          KLU: 6.6e-4 m from the ADAMS file in 2.2 s, of which 0.45 s is
- *          the start's velocity analysis (a dense QRPT of 560 x 566,
- *          spatial_analysis.c). The index-1 path stops at the N four-bar's
- *          first horizontal position (the KKT matrix is singular there).
+ *          KLU: 6.6e-4 m from the ADAMS file in 1.9 s (the start's rank
+ *          and velocity analyses by SuiteSparseQR: 0.05 s; dense, 0.45 s).
+ *          The index-1 path stops at the N four-bar's first horizontal
+ *          position (the KKT matrix is singular there).
  *   remains:
- *     - the start's analyses are dense (QRPT): a sparse rank-revealing QR
- *       (SuiteSparseQR) would take A02 N = 40 under 2 s.
  *     - hooking this stepper into run.h's driver loop (DESIGN.md: "the BDF of
  *       chapter 09"); the index-1 path already runs through run.h.
  *     - the full Newton matrix's (Phi_q^T lambda)_q and F_q, F_q' are

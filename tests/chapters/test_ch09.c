@@ -1461,10 +1461,102 @@ static void n_four_bar_generated(void)
             /* B0 at (0, 1, 0) */
             CHECK_CLOSE(run.points[0], 0.0, 1e-15);
             CHECK_CLOSE(run.points[1], 1.0, 1e-15);
+            /* the solved velocities (for N = 40 by the sparse QR of the
+             * velocity analysis): every crank turns like the first, its
+             * centre at 0.5 m/s in x, every coupler translates at 1 m/s */
+            double dv = 0.0;
+            for (size_t b = 0; b < md.desc->nbodies; b++) {
+                if (md.desc->bodies[b].is_ground)
+                    continue;
+                size_t col = 0;
+                REQUIRE_STATUS(mbd_spatial_body_coordinates(md.sm, md.body[b], &col), GSL_SUCCESS);
+                const double vx = strncmp(md.desc->bodies[b].name, "crank", 5) == 0 ? 0.5 : 1.0;
+                dv = fmax(dv, fabs(run.qd[col] - vx));
+                dv = fmax(dv, fmax(fabs(run.qd[col + 1]), fabs(run.qd[col + 2])));
+            }
+            CHECK_MSG(dv <= 1e-9, "N = %d: the bodies' r' %.3g from the closed form", N, dv);
         }
         ch09_run_free(&run);
         ch09_model_free(&md);
     }
+}
+
+/* The sparse QR of a large velocity analysis with redundant rows: the N
+ * four-bar (N = 20) with a revolute joint added where each coupler meets the
+ * crank on its right, over the two CD rows already there. Each such
+ * revolute repeats the CD rows' x and y and, the chain being planar, its z
+ * and its two perpendicularity rows too: 5 N rows beyond the independent
+ * set, and still one degree of freedom. The rank analysis (all velocities
+ * unknown, 287 x 386: SuiteSparseQR) must find exactly that, and the
+ * velocities solved from the first crank's must be the closed form's. */
+static void n_four_bar_redundant_rows_sparse(void)
+{
+    enum { N = 20 };
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    REQUIRE_STATUS(ch09_write_n_four_bar(mem, N), GSL_SUCCESS);
+    fclose(mem);
+    /* the extra revolutes, before the constraints */
+    char *cut = strstr(text, "\nconstraints:\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cut);
+    size_t cap = len + (size_t)N * 256 + 64, used = 0;
+    char *model = malloc(cap);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(model);
+    used = (size_t)(cut - text);
+    memcpy(model, text, used);
+    for (int k = 1; k <= N; k++)
+        used += (size_t)snprintf(model + used, cap - used,
+                                 "  - {name: extra%d, type: revolute, body_i: crank%d, "
+                                 "body_j: coupler%d,\n     point_i: [0, 0.5, 0], point_j: "
+                                 "[0, -0.5, 0], axis_i: [0, 0, 1], axis_j: [0, 0, 1]}\n",
+                                 k, k, k);
+    snprintf(model + used, cap - used, "%s", cut);
+    free(text);
+    ch09_model md;
+    mbd_failure fail;
+    mbd_failure_clear(&fail);
+    int st = ch09_model_load_string(&md, model, "a02-redundant.yaml", &fail);
+    free(model);
+    CHECK_MSG(st == GSL_SUCCESS, "%s", fail.cause);
+    if (st != GSL_SUCCESS)
+        return;
+    CU_ASSERT_EQUAL(md.n, (size_t)(7 * (2 * N + 1)));
+    CU_ASSERT_EQUAL(md.m, (size_t)(12 * N + 5 + 2 * N + 1 + 5 * N));
+    ch09_spec spec;
+    ch09_run run;
+    ch09_run_init(&run);
+    REQUIRE_STATUS(ch09_spec_of_model(&md, &spec, &fail), GSL_SUCCESS);
+    spec.analysis = CH09_ASSEMBLY;
+    REQUIRE_STATUS(ch09_run_spec(&md, &spec, &run), GSL_SUCCESS);
+    CHECK_STATUS(run.status, GSL_SUCCESS);
+    printf("\n    N = %d with %d extra revolutes: rank %zu of %zu rows, dof %zu, %zu rows "
+           "beyond the independent set", N, N, run.rank, md.m, run.dof,
+           run.structure.n_dropped);
+    CHECK_MSG(run.ranked && run.dof == 1 && run.rank == md.n - 1, "rank %zu, dof %zu",
+              run.rank, run.dof);
+    CU_ASSERT_EQUAL(run.structure.n_dropped, (size_t)(5 * N));
+    /* every dropped row is a real row, and no row is dropped twice */
+    for (size_t i = 0; i < run.structure.n_dropped && i < MBD_SPATIAL_REPORT_ROWS; i++) {
+        CHECK_MSG(run.structure.dropped[i] < md.m, "dropped row %zu", run.structure.dropped[i]);
+        for (size_t j = 0; j < i; j++)
+            CHECK_MSG(run.structure.dropped[i] != run.structure.dropped[j], "row %zu twice",
+                      run.structure.dropped[i]);
+    }
+    double dv = 0.0;
+    if (run.rows == 1)
+        for (size_t b = 0; b < md.desc->nbodies; b++) {
+            if (md.desc->bodies[b].is_ground)
+                continue;
+            size_t col = 0;
+            REQUIRE_STATUS(mbd_spatial_body_coordinates(md.sm, md.body[b], &col), GSL_SUCCESS);
+            const double vx = strncmp(md.desc->bodies[b].name, "crank", 5) == 0 ? 0.5 : 1.0;
+            dv = fmax(dv, fabs(run.qd[col] - vx));
+            dv = fmax(dv, fmax(fabs(run.qd[col + 1]), fabs(run.qd[col + 2])));
+        }
+    CHECK_MSG(run.rows == 1 && dv <= 1e-9, "r' %.3g from the closed form", dv);
+    ch09_run_free(&run);
+    ch09_model_free(&md);
 }
 
 /* Dynamics of the N four-bar (A02) against its one-degree-of-freedom
@@ -1715,6 +1807,8 @@ static CU_TestInfo tests[] = {
     {"dynamics: A02 N = 2 (dense, sparse) and N = 5 (sparse), 0-20 s, vs the reduced equation",
      n_four_bar_dynamics},
     {"--integrator drops the file's tolerances", integrator_option_drops_the_files_tolerances},
+    {"velocity analysis by sparse QR: N = 20 four-bar with 5 N redundant rows",
+     n_four_bar_redundant_rows_sparse},
     {"dynamics: A01 against the reference file (BDF2 0-20 s; the file's rk8pd 0-2000 s)",
      a01_against_the_reference_file},
     {"dynamics: A02 N = 40 against the ADAMS file at the file's settings",

@@ -223,6 +223,13 @@
  *                handles one, guide Sec. 4.3), minimum-norm in the unknown
  *                velocities, with the rank and the degrees of freedom left
  *                reported. MBD_EINPUT when the known ones violate a row.
+ *                A large one (unknowns x rows of 40000 or more: the N
+ *                four-bar from N = 15 or so) is factored by SuiteSparseQR's sparse
+ *                QR instead of the dense QRPT: the same rank and minimum-
+ *                norm solution; its independent rows are those of a fill-
+ *                reducing order with the rows whose remaining norm is at
+ *                most rank_tol times the largest row norm set aside, a set
+ *                as valid as the dense one's, not always the same rows.
  *   acceleration Phi_q q'' = gamma (document eq. 14), minimum-norm.
  *   kinematics   (document Sec. 6.4) for a fully driven model (rank n, zero
  *                degrees of freedom; redundant rows allowed): at each time,
