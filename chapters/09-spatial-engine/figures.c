@@ -290,10 +290,10 @@ static int a02_figure(const char *prefix, mbd_failure *fail)
         const mbd_panel p[2] = {
             {.title = "B0, the first crank's tip", .xlabel = "t [s]", .ylabel = "[m]",
              .series = s0, .nseries = 4,
-             .extra = "set key outside right font ',9'\nset yrange [-1.1:1.1]"},
+             .extra = "set key outside bottom center horizontal font ',9'\nset yrange [-1.1:1.1]"},
             {.title = "|B0 - reference|, largest component", .xlabel = "t [s]",
              .ylabel = "[m]", .logy = 1, .series = s1, .nseries = 2,
-             .extra = "set key outside right font ',9'\nset yrange [1e-9:1e-2]\n"
+             .extra = "set key outside bottom center horizontal font ',9'\nset yrange [1e-9:1e-2]\n"
                       "set format y '10^{%L}'"},
         };
         const mbd_figure fig = {.title = "A02, the N four-bar with N = 40: 81 bars through the "
