@@ -168,26 +168,13 @@ static int run_ok(ch09_model *md, const char *file, const ch09_variant *v, ch09_
     return st;
 }
 
-/* chapters/09-spatial-engine/benchmarks/NAME, beside the models */
-static int read_reference(const char *name, double **t, double **x, double **y, size_t *n,
-                          mbd_failure *fail)
-{
-    char path[4096 + 256], msg[512];
-    const char *models = ch09_models_dir();
-    const size_t len = strlen(models);
-    const size_t cut = len >= 7 && strcmp(models + len - 7, "models/") == 0 ? len - 7 : len;
-    snprintf(path, sizeof path, "%.*sbenchmarks/%s", (int)cut, models, name);
-    int st = ch09_benchmark_read(path, t, x, y, n, msg, sizeof msg);
-    return st == GSL_SUCCESS ? st : mbd_failure_set(fail, st, NAN, "%s", msg);
-}
-
 /* PREFIX-a01.svg: A01's error against the benchmark's file over time, for
  * BDF2 at two steps, adaptive BDF5, and the file's rk8pd */
 static int a01_figure(const char *prefix, mbd_failure *fail)
 {
     double *t, *x, *y;
     size_t n;
-    int st = read_reference("A01_pendulum_reference.csv", &t, &x, &y, &n, fail);
+    int st = ch09_benchmark_load("A01_pendulum_reference.csv", &t, &x, &y, &n, fail);
     if (st != GSL_SUCCESS)
         return st;
     enum { NRUN = 4 };
@@ -251,7 +238,7 @@ static int a02_figure(const char *prefix, mbd_failure *fail)
 {
     double *t, *x, *y;
     size_t n;
-    int st = read_reference("A02_N40_B0_reference.csv", &t, &x, &y, &n, fail);
+    int st = ch09_benchmark_load("A02_N40_B0_reference.csv", &t, &x, &y, &n, fail);
     if (st != GSL_SUCCESS)
         return st;
     ch09_model md;

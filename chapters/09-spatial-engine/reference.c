@@ -11,6 +11,7 @@
 
 #include "mbd/error.h"
 
+#include "model.h"
 #include "reference.h"
 
 /* >> slider-exact */
@@ -182,4 +183,16 @@ int ch09_benchmark_read(const char *path, double **t, double **x, double **y, si
         *n = 0;
     }
     return st;
+}
+
+int ch09_benchmark_load(const char *name, double **t, double **x, double **y, size_t *n,
+                        mbd_failure *fail)
+{
+    char path[4096 + 256], msg[512];
+    const char *models = ch09_models_dir();
+    const size_t len = strlen(models);
+    const size_t cut = len >= 7 && strcmp(models + len - 7, "models/") == 0 ? len - 7 : len;
+    snprintf(path, sizeof path, "%.*sbenchmarks/%s", (int)cut, models, name);
+    int st = ch09_benchmark_read(path, t, x, y, n, msg, sizeof msg);
+    return st == GSL_SUCCESS ? st : mbd_failure_set(fail, st, NAN, "%s", msg);
 }

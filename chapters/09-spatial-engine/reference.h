@@ -22,6 +22,8 @@
 #ifndef CH09_REFERENCE_H
 #define CH09_REFERENCE_H
 
+#include "mbd/error.h"
+
 #include <stddef.h>
 
 /* x(theta), dx/dtheta, d2x/dtheta2 of the slider at the crank angle theta */
@@ -61,5 +63,10 @@ double ch09_a02_K(int N);
  * free) or a status with "FILE:LINE: what" in msg. */
 int ch09_benchmark_read(const char *path, double **t, double **x, double **y, size_t *n,
                         char *msg, size_t msg_len);
+/* ch09_benchmark_read of chapters/09-spatial-engine/benchmarks/NAME, the
+ * directory beside the models' (model.h's ch09_models_dir), the message in
+ * fail */
+int ch09_benchmark_load(const char *name, double **t, double **x, double **y, size_t *n,
+                        mbd_failure *fail);
 
 #endif

@@ -1006,22 +1006,6 @@ static int step_validation(FILE *out, mbd_failure *fail)
 /* ------------------------------------------------------------------------ */
 /* Step 10: A01 over the benchmark's 2000 s                                  */
 
-/* a benchmark file of chapters/09-spatial-engine/benchmarks/ (beside the
- * models' directory) */
-static int read_benchmark(const char *name, double **t, double **x, double **y, size_t *n,
-                          mbd_failure *fail)
-{
-    char path[4096 + 256], msg[512];
-    const char *models = ch09_models_dir();
-    const size_t len = strlen(models);
-    const size_t cut = len >= 7 && strcmp(models + len - 7, "models/") == 0 ? len - 7 : len;
-    snprintf(path, sizeof path, "%.*sbenchmarks/%s", (int)cut, models, name);
-    int st = ch09_benchmark_read(path, t, x, y, n, msg, sizeof msg);
-    if (st != GSL_SUCCESS)
-        return mbd_failure_set(fail, st, NAN, "%s", msg);
-    return GSL_SUCCESS;
-}
-
 /* one row of a comparison: a run of the file with v, against the reference
  * rows (t, x, y) */
 typedef struct {
@@ -1060,7 +1044,7 @@ static int step_a01(FILE *out, int no_timing, mbd_failure *fail)
           out);
     double *t, *x, *y;
     size_t n;
-    int st = read_benchmark("A01_pendulum_reference.csv", &t, &x, &y, &n, fail);
+    int st = ch09_benchmark_load("A01_pendulum_reference.csv", &t, &x, &y, &n, fail);
     if (st != GSL_SUCCESS)
         return st;
     a01_row rows[] = {
@@ -1262,7 +1246,7 @@ static int step_a02(FILE *out, int no_timing, mbd_failure *fail)
           "benchmark's ADAMS file, which is N = 40 (every 0.05 s; high precision 1e-3 m):\n", out);
     double *t, *x, *y;
     size_t n;
-    int st = read_benchmark("A02_N40_B0_reference.csv", &t, &x, &y, &n, fail);
+    int st = ch09_benchmark_load("A02_N40_B0_reference.csv", &t, &x, &y, &n, fail);
     if (st != GSL_SUCCESS)
         return st;
     static const int Ns[3] = {2, 5, 40};
