@@ -1525,8 +1525,11 @@ int ch09_program_run(void *ctx, mbd_failure *fail)
                              "analysis of a fully driven model", r.dof);
     /* the animation first, of what the run computed, failed or not (a bad
      * --animate path must not leave a CSV or a summary behind it) */
-    if (st == GSL_SUCCESS && o->animate)
+    if (st == GSL_SUCCESS && o->animate && r.rows > 0)
         st = ch09_animate_run(o->animate, o, &md, &spec, &r, fail);
+    else if (st == GSL_SUCCESS && o->animate)
+        fprintf(stderr, "%s: --animate %s: not written, the run recorded no state to draw\n",
+                "ch09-spatial-engine", o->animate);
     if (st == GSL_SUCCESS && p->opt->csv != NULL)
         st = write_csv(p->opt->csv, &md, &r, spec.reactions, fail);
     if (st == GSL_SUCCESS && (p->opt->summary || p->opt->csv == NULL))
