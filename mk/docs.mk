@@ -89,6 +89,8 @@ check-book: book
 # the chapter's own animation for both (--animate alone)
 BOOK_ANIM_ch03-baumgarte :=
 BOOK_ANIM_ch05-fold :=
+BOOK_ANIM_ch09-governor :=
+BOOK_ANIM_ch09-a02 := --model chapters/09-spatial-engine/models/a02-n2.yaml --t-end 8 --fps 20
 
 BOOK_ANIMS := $(sort $(foreach c,$(BOOK_CHAPTERS),\
     $(shell grep -oE 'anim/ch[0-9][0-9]-[A-Za-z0-9_-]+[.]gif' chapters/$(c)/chapter.md \

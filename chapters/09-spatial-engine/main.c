@@ -113,9 +113,14 @@ int main(int argc, char **argv)
                  "(Te = 0 until 1 s, then down to -25 N m at 2 s), the flyball governor's.\n"
                  "Figures (--plot PREFIX, from the story's runs): PREFIX-slider.svg,\n"
                  "PREFIX-pendulum.svg, PREFIX-smd.svg, PREFIX-governor.svg, PREFIX-a01.svg,\n"
-                 "PREFIX-a02.svg.",
+                 "PREFIX-a02.svg.\n"
+                 "--animate FILE with --model: that run moving (GIF) in a fixed perspective with\n"
+                 "the ground frame's axes: each body a star from its origin to the points the file\n"
+                 "names on it, d constraints as rods, joints as circles, the first output point\n"
+                 "traced, t and |C| in each frame. Alone: the flyball governor, 0-10 s; then the\n"
+                 "story.",
         .common = MBD_OPT_OUTPUT | MBD_OPT_T_END | MBD_OPT_H | MBD_OPT_INTEGRATOR
-                  | MBD_OPT_DT_OUT | MBD_OPT_RTOL | MBD_OPT_ATOL,
+                  | MBD_OPT_DT_OUT | MBD_OPT_RTOL | MBD_OPT_ATOL | MBD_OPT_ANIMATION,
         .integrators = integrators,
         .extra = extra,
         .n_extra = sizeof extra / sizeof extra[0],
@@ -163,5 +168,5 @@ int main(int argc, char **argv)
             mbd_cli_usage_error(&spec, stderr, "--governor-c %g: out of range", governor_c));
     const mbd_cli_program prog = {PROGRAM, &p, ch09_program_bench, ch09_program_figures,
                                   model_given ? ch09_program_run : NULL, ch09_program_story};
-    return mbd_cli_dispatch(&prog, &opt);
+    return mbd_cli_dispatch_animated(&prog, ch09_program_animate, &opt);
 }

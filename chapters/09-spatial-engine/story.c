@@ -1482,6 +1482,17 @@ int ch09_program_run(void *ctx, mbd_failure *fail)
                              "--reactions: the reactions come from the multipliers of an "
                              "inverse-dynamics or a dynamics analysis, not from %s",
                              ch09_analysis_names[spec.analysis]);
+    /* --animate: its frames over the run's span, checked before it runs */
+    if (st == GSL_SUCCESS && o->animate) {
+        const size_t K = mbd_animation_frames(spec.t0, ch09_animation_end(&spec, NULL), o->fps,
+                                              o->speed);
+        if (K == 0 || K > MBD_ANIMATION_MAX_FRAMES)
+            st = mbd_failure_set(fail, MBD_EUSAGE, NAN,
+                                 "--animate: %g s at --fps %g and --speed %g is %.3g frames, "
+                                 "more than %d: lower --fps or raise --speed",
+                                 ch09_animation_end(&spec, NULL) - spec.t0, o->fps, o->speed,
+                                 K == 0 ? HUGE_VAL : (double)K, MBD_ANIMATION_MAX_FRAMES);
+    }
     ch09_run r;
     ch09_run_init(&r);
     if (st == GSL_SUCCESS)
@@ -1496,6 +1507,13 @@ int ch09_program_run(void *ctx, mbd_failure *fail)
                              "--reactions: the model has %zu degrees of freedom, so the program "
                              "runs an assembly; the reactions come from an inverse-dynamics "
                              "analysis of a fully driven model", r.dof);
+    /* the animation first, of what the run computed, failed or not (a bad
+     * --animate path must not leave a CSV or a summary behind it) */
+    if (st == GSL_SUCCESS && o->animate && r.rows > 0)
+        st = ch09_animate_run(o->animate, o, &md, &spec, &r, fail);
+    else if (st == GSL_SUCCESS && o->animate)
+        fprintf(stderr, "%s: --animate %s: not written, the run recorded no state to draw\n",
+                "ch09-spatial-engine", o->animate);
     if (st == GSL_SUCCESS && p->opt->csv != NULL)
         st = write_csv(p->opt->csv, &md, &r, spec.reactions, fail);
     if (st == GSL_SUCCESS && (p->opt->summary || p->opt->csv == NULL))

@@ -91,6 +91,16 @@ int ch09_program_story(void *prog, FILE *out, int no_timing, mbd_failure *fail);
 int ch09_program_figures(void *prog, const char *prefix, mbd_failure *fail);
 int ch09_program_bench(void *prog, long repeats, mbd_failure *fail);
 
+/* The animations (animate.c): one run's (--animate with --model), over the
+ * run's span (its start alone for an assembly), and the chapter's (--animate
+ * alone: the flyball governor, 0-10 s). ch09_animation_end is the last frame's
+ * time: the spec's t_end, or t0 for an assembly (r: the run that was made, or
+ * NULL before it: the spec's analysis). */
+double ch09_animation_end(const ch09_spec *spec, const ch09_run *r);
+int ch09_animate_run(const char *path, const mbd_cli_common *opt, const ch09_model *md,
+                     const ch09_spec *spec, const ch09_run *r, mbd_failure *fail);
+int ch09_program_animate(void *prog, const char *path, mbd_failure *fail);
+
 /* The story and the runs it shares with the figures and the tests */
 int ch09_story(FILE *out, int no_timing, mbd_failure *fail);
 int ch09_figures(const char *prefix, mbd_failure *fail);

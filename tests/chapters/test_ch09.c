@@ -45,6 +45,7 @@
 #include <gsl/gsl_math.h>
 
 #include "check.h"
+#include "gif.h"
 #include "reference.h"
 #include "study.h"
 
@@ -1780,6 +1781,126 @@ static void a01_against_the_reference_file(void)
     CHECK_LE(e8, 1e-3);
 }
 
+/* ------------------------------------------------------------------------ */
+/* --animate (animate.c; the GIF read by tests/support/gif.c)                */
+
+/* K = floor((t_end - t0) fps / speed) + 1 frames, lasting round(100 K / fps)
+ * cs, frame k starting round(100 k / fps) cs in */
+static void check_animation_gif(const char *label, const char *path, double span, double fps,
+                                double speed)
+{
+    test_gif g;
+    char why[200];
+    if (test_gif_read(path, &g, why, sizeof why) != 0) {
+        CHECK_MSG(0, "%s: %s is not a GIF: %s", label, path, why);
+        return;
+    }
+    const size_t K = (size_t)floor(span * fps / speed + 1e-9) + 1;
+    CHECK_MSG(g.frames == K, "%s: %zu frames, expected %zu (span %g, fps %g, speed %g)", label,
+              g.frames, K, span, fps, speed);
+    CHECK_MSG(g.duration == lround(100.0 * (double)K / fps), "%s: %ld cs, expected %ld", label,
+              g.duration, lround(100.0 * (double)K / fps));
+    long worst = 0, start = 0;
+    for (size_t k = 0; k < g.frames; k++) {
+        const long off = labs(start - lround(100.0 * (double)k / fps));
+        worst = off > worst ? off : worst;
+        start += g.delays[k];
+    }
+    CHECK_MSG(worst == 0, "%s: a frame starts %ld cs away from round(100 k / fps)", label, worst);
+    test_gif_free(&g);
+}
+
+static void animate_model_runs(void)
+{
+    const struct {
+        const char *model, *args;
+        double span, fps, speed;
+    } cases[] = {
+        {"four-bar-driven.yaml", "--t-end 1 --fps 10 --speed 0.5", 1.0, 10, 0.5},
+        {"flyball-governor.yaml", "--t-end 0.6", 0.6, 25, 1},
+        {"a02-n2.yaml", "--t-end 1 --fps 30 --speed 2", 1.0, 30, 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char name[64], cmd[1024];
+        snprintf(name, sizeof name, "anim%zu.gif", i);
+        const char *gif = scratch_path(name);
+        snprintf(cmd, sizeof cmd, "%s --model " MODELS "%s %s --animate %s --summary",
+                 test_program(PROG), cases[i].model, cases[i].args, gif);
+        test_run_result r;
+        test_run(cmd, &r);
+        CHECK_MSG(r.status == 0, "%s: exit %d: %s", cases[i].model, r.status, r.err);
+        /* the run's summary is still written, after the animation */
+        CHECK_MSG(strstr(r.out, "\nstatus = ok\n") != NULL,
+                  "%s: no summary: %s", cases[i].model, r.out);
+        test_run_free(&r);
+        check_animation_gif(cases[i].model, gif, cases[i].span, cases[i].fps, cases[i].speed);
+    }
+}
+
+static void animate_option_errors(void)
+{
+    const char *gif = scratch_path("refused.gif");
+    const struct {
+        const char *args, *says;
+    } bad[] = {
+        /* --fps without --animate */
+        {"--model " MODELS "four-bar-driven.yaml --fps 10", "--fps"},
+        {"--model " MODELS "four-bar-driven.yaml --animate GIF --fps 0", "--fps"},
+        {"--model " MODELS "four-bar-driven.yaml --animate GIF --speed 0", "--speed"},
+        /* 20 s at 50 fps in slow motion: far more than 3000 frames */
+        {"--model " MODELS "a02-n2.yaml --animate GIF --fps 50 --speed 0.01", "--animate"},
+        /* a run option without the model */
+        {"--animate GIF --t-end 1", "--model"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char args[512], cmd[1024];
+        const char *at = strstr(bad[i].args, "GIF");
+        if (at)
+            snprintf(args, sizeof args, "%.*s%s%s", (int)(at - bad[i].args), bad[i].args, gif,
+                     at + 3);
+        else
+            snprintf(args, sizeof args, "%s", bad[i].args);
+        snprintf(cmd, sizeof cmd, "%s %s", test_program(PROG), args);
+        test_run_result r;
+        test_run(cmd, &r);
+        CHECK_MSG(r.status == 2, "%s: exit %d, expected 2 (usage)", args, r.status);
+        CHECK_MSG(strstr(r.err, bad[i].says) != NULL, "%s: stderr does not name %s: %s", args,
+                  bad[i].says, r.err);
+        CHECK_MSG(r.out[0] == '\0', "%s: wrote on stdout: %s", args, r.out);
+        CHECK_MSG(!file_exists(gif), "%s: %s written", args, gif);
+        test_run_free(&r);
+    }
+}
+
+static void animate_unwritable_path(void)
+{
+    const char *csv = scratch_path("unwritable.csv");
+    char gif[512], cmd[1200];
+    snprintf(gif, sizeof gif, "%s", scratch_path("no-such-dir/x.gif"));
+    snprintf(cmd, sizeof cmd, "%s --model " MODELS "four-bar-driven.yaml --t-end 0.5 --animate %s "
+             "--csv %s", test_program(PROG), gif, csv);
+    test_run_result r;
+    test_run(cmd, &r);
+    CHECK_MSG(r.status != 0, "exit 0 for an animation into a missing directory");
+    CHECK_MSG(strstr(r.err, "x.gif") != NULL, "the file is not named: %s", r.err);
+    CHECK_MSG(!file_exists(gif), "%s written", gif);
+    CHECK_MSG(!file_exists(csv), "the CSV was written before the animation failed");
+    test_run_free(&r);
+    /* no partial file left in a writable directory either: only the GIF */
+    const char *ok = scratch_path("whole.gif");
+    snprintf(cmd, sizeof cmd, "%s --model " MODELS "four-bar-driven.yaml --t-end 0.2 --animate %s",
+             test_program(PROG), ok);
+    test_run(cmd, &r);
+    CHECK_MSG(r.status == 0, "exit %d: %s", r.status, r.err);
+    test_run_free(&r);
+    DIR *d = opendir(scratch);
+    for (struct dirent *de; d && (de = readdir(d)) != NULL;)
+        CHECK_MSG(strstr(de->d_name, "whole") == NULL || strcmp(de->d_name, "whole.gif") == 0,
+                  "a temporary file left behind: %s", de->d_name);
+    if (d)
+        closedir(d);
+}
+
 static CU_TestInfo tests[] = {
     {"closed forms of reference.c by differences", closed_forms_by_differences},
     {"slider-crank: x, x', x'' against x(theta), t0 = 0, h = 1e-3", slider_crank_from_zero},
@@ -1813,6 +1934,9 @@ static CU_TestInfo tests[] = {
      a01_against_the_reference_file},
     {"dynamics: A02 N = 40 against the ADAMS file at the file's settings",
      a02_n40_against_the_reference_file},
+    {"--animate: frames and duration against --fps, --speed, --t-end", animate_model_runs},
+    {"--animate: option errors (exit 2, nothing written)", animate_option_errors},
+    {"--animate: an unwritable path leaves no file (nor the CSV)", animate_unwritable_path},
     CU_TEST_INFO_NULL,
 };
 
