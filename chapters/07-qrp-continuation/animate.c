@@ -88,7 +88,11 @@ static int draw_bars(void *ctx, double t, const double q[], const double qd[], m
     }
     const size_t n = ch07_system(md)->n;
     gsl_vector_const_view qv = gsl_vector_const_view_array(q, n);
-    double e[4], top = 1.0;
+    /* the labels' spacing: 8% of the mechanism's width (its cranks swing 1 m
+     * to either side of the pivots) */
+    const double width = md->copy_x[md->ncopies - 1] + (double)md->ncrank / (double)md->ncopies + 1.0;
+    const double dy = 0.08 * width;
+    double e[4];
     for (int i = 0; i < md->ncoupler; i++) {
         bar(md, s, &qv.vector, md->coupler[i], md->coupler_len[i], e);
         if (i == 0)
@@ -106,9 +110,9 @@ static int draw_bars(void *ctx, double t, const double q[], const double qd[], m
         char text[160];
         snprintf(text, sizeof text, "q_1' = %+.3f    basis: %zu column%s", v[0],
                  d->run->dof_used[row], d->run->dof_used[row] == 1 ? "" : "s");
-        mbd_scene_label(s, md->copy_x[0] - 1.2, top + 0.75, text);
+        mbd_scene_label(s, md->copy_x[0] - 1.2, 1.0 + 3.0 * dy, text);
         snprintf(text, sizeof text, "sign changes of q_1' so far: %zu", d->flips[row]);
-        mbd_scene_label(s, md->copy_x[0] - 1.2, top + 0.5, text);
+        mbd_scene_label(s, md->copy_x[0] - 1.2, 1.0 + 2.0 * dy, text);
     }
     return GSL_SUCCESS;
 }
