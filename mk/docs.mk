@@ -91,6 +91,7 @@ BOOK_ANIM_ch03-baumgarte :=
 BOOK_ANIM_ch05-fold :=
 BOOK_ANIM_ch06-dead-centre :=
 BOOK_ANIM_ch07-continuation :=
+BOOK_ANIM_ch08-drift :=
 
 BOOK_ANIMS := $(sort $(foreach c,$(BOOK_CHAPTERS),\
     $(shell grep -oE 'anim/ch[0-9][0-9]-[A-Za-z0-9_-]+[.]gif' chapters/$(c)/chapter.md \
