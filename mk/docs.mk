@@ -86,9 +86,12 @@ check-book: book
 # Animations: the ones the chapter pages show (anim/chNN-NAME.gif), each drawn
 # by its chapter's program with the arguments below.
 
-# the chapter's own animation for both (--animate alone)
+# empty: the chapter's own animation (--animate alone); else a run's options
 BOOK_ANIM_ch03-baumgarte :=
 BOOK_ANIM_ch05-fold :=
+BOOK_ANIM_ch06-dead-centre :=
+BOOK_ANIM_ch07-continuation :=
+BOOK_ANIM_ch08-drift :=
 BOOK_ANIM_ch09-governor :=
 BOOK_ANIM_ch09-a02 := --model chapters/09-spatial-engine/models/a02-n2.yaml --t-end 8 --fps 20
 

@@ -53,7 +53,7 @@ int main(int argc, char **argv)
         .purpose = "The Scotch yoke: static penalty against projection on a forced mechanism, with an\n"
                    "independent reference from the reduced one-degree-of-freedom equation.",
         .source = "document 000 (Newhart 2019), Sec. 2.4.2, Table 3, Figs. 14-19, listing A.3",
-        MBD_CLI_MECHANISM_SPEC(extra, methods, integrators),
+        MBD_CLI_ANIMATED_MECHANISM_SPEC(extra, methods, integrators),
         .csv_columns = "t,theta1,x2,theta1_dot,x2_dot,C_norm,Cdot_norm, then h for adaptive integrators",
         .notes = "With --method, --csv, --summary or any option of a run (--variant, --integrator, --mu,\n"
                  "--alpha, --beta, --project, --t-end, --h, --dt-out, --rtol, --atol, --max-violation,\n"
@@ -70,7 +70,10 @@ int main(int argc, char **argv)
                  "rejected, fevals, corrections, outputs, max_C_norm, max_Cdot_norm, max_theta1_error,\n"
                  "max_x2_error, max_theta1_dot_error, max_x2_dot_error, theta1_end, x2_end,\n"
                  "theta1_dot_end, x2_dot_end, status (ok, violation, step-limit, step-size, singular, ...).\n"
-                 "Figures (--plot PREFIX): PREFIX-motion.svg, PREFIX-difference.svg, PREFIX-error.svg.",
+                 "Figures (--plot PREFIX): PREFIX-motion.svg, PREFIX-difference.svg, PREFIX-error.svg.\n"
+                 "--animate FILE with a run option: that run moving (GIF; rod, yoke, the tip's path, the\n"
+                 "force on the yoke, t and |C| in each frame). Alone: the two readings side by side\n"
+                 "(penalty-baumgarte, ode23, 0-4 s in real time unless --speed); then the story.",
     };
     mbd_cli_common opt;
     int code;
@@ -95,7 +98,7 @@ int main(int argc, char **argv)
         return MBD_EXIT_NUMERICAL;
     const mbd_cli_program program = {PROGRAM, &prog, ch04_program_bench, ch04_program_figures,
                                      ch04_program_run, ch04_program_story};
-    const int exit_code = mbd_cli_dispatch(&program, &opt);
+    const int exit_code = mbd_cli_dispatch_animated(&program, ch04_program_animate, &opt);
     ch04_study_free(prog.s);
     free(prog.s);
     return exit_code;

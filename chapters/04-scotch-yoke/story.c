@@ -505,7 +505,10 @@ int ch04_program_run(void *ctx, mbd_failure *fail)
     int st = ch04_run_case(&prog->p, &prog->c, NULL, &r);
     if (st != GSL_SUCCESS)
         *fail = r.res.fail;
-    else {
+    /* the run's animation, of what it computed, failed or not */
+    if (st == GSL_SUCCESS && prog->opt->animate)
+        st = ch04_animate_run(prog->opt->animate, prog->opt, &prog->p, &prog->c, &r, fail);
+    if (st == GSL_SUCCESS) {
         one_run o = {prog, &r};
         st = mbd_study_write(&r.res, &r.h, prog->opt->csv, ch04_names, 0, prog->opt->summary,
                              summary_of, report_of, &o, fail);

@@ -120,6 +120,13 @@ int ch04_program_figures(void *prog, const char *prefix, mbd_failure *fail);
 int ch04_program_run(void *prog, mbd_failure *fail);
 int ch04_program_story(void *prog, FILE *out, int no_timing, mbd_failure *fail);
 
+/* The animations (animate.c): one run's (--animate with run options), over
+ * the span the options asked for, and the chapter's (--animate alone: the
+ * two readings side by side). */
+int ch04_animate_run(const char *path, const mbd_cli_common *opt, const ch04_params *p,
+                     const ch04_config *c, const ch04_run *r, mbd_failure *fail);
+int ch04_program_animate(void *prog, const char *path, mbd_failure *fail);
+
 /* The story (story.c): its numbered steps on `out`. */
 int ch04_story(FILE *out, ch04_study *s, int no_timing, mbd_failure *fail);
 /* The figures (figures.c): PREFIX-motion.svg, -difference.svg, -error.svg. */

@@ -52,7 +52,7 @@ int main(int argc, char **argv)
         .purpose = "Planar bodies and joints; embedding by coordinate partitioning against the\n"
                    "augmented form with Lagrange multipliers and Baumgarte's stabilisation.",
         .source = "document 001 (Chandramouli 2023, \"Constrained Dynamics\"), Secs. 1-4",
-        .common = MBD_OPT_OUTPUT | MBD_OPT_TIME | MBD_OPT_SCENARIO,
+        .common = MBD_OPT_OUTPUT | MBD_OPT_TIME | MBD_OPT_SCENARIO | MBD_OPT_ANIMATION,
         .extra = extra,
         .n_extra = sizeof extra / sizeof extra[0],
         .methods = methods,
@@ -73,7 +73,12 @@ int main(int argc, char **argv)
                  "reselections, E0, max_energy_error, max_state_error, status.\n"
                  "The story uses its own data (the slides have none) whatever the options say.\n"
                  "Figures (--plot PREFIX, from the story's runs): PREFIX-motion.svg,\n"
-                 "PREFIX-drift.svg, PREFIX-independent.svg.",
+                 "PREFIX-drift.svg, PREFIX-independent.svg.\n"
+                 "--animate FILE with a run option: that run moving (GIF; the bodies from their own\n"
+                 "coordinates, the joints, the last rod's end traced, t and |C| in each frame, and for\n"
+                 "the embedding the independent coordinates at that time). Alone: the slider-crank\n"
+                 "with x4 forced independent beside the set chosen by pivoting, 0-1 s at --speed 0.25\n"
+                 "unless given; then the story.",
     };
     mbd_cli_common opt;
     int code;
@@ -126,7 +131,7 @@ int main(int argc, char **argv)
     }
     const mbd_cli_program program = {PROGRAM, &prog, ch06_program_bench, ch06_program_figures,
                                      ch06_program_run, ch06_program_story};
-    const int exit_code = mbd_cli_dispatch(&program, &opt);
+    const int exit_code = mbd_cli_dispatch_animated(&program, ch06_program_animate, &opt);
     ch06_study_free(prog.s);
     ch06_model_free(&prog.md);
     return exit_code;

@@ -389,7 +389,11 @@ int ch06_program_run(void *ctx, mbd_failure *fail)
         *fail = r.res.fail;
         if (fail->status == GSL_SUCCESS)
             mbd_failure_set(fail, st, NAN, "the run could not be set up (%s)", mbd_strerror(st));
-    } else {
+    }
+    /* the run's animation, of what it computed, failed or not */
+    if (st == GSL_SUCCESS && prog->opt->animate)
+        st = ch06_animate_run(prog->opt->animate, prog->opt, &prog->md, &prog->spec, &r, fail);
+    if (st == GSL_SUCCESS) {
         one_run o = {prog, &r};
         st = mbd_study_write(&r.res, &r.h, prog->opt->csv, ch06_names(&prog->md), 1,
                              prog->opt->summary, summary_of, report_of, &o, fail);

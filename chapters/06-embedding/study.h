@@ -138,6 +138,13 @@ int ch06_program_figures(void *prog, const char *prefix, mbd_failure *fail);
 int ch06_program_run(void *prog, mbd_failure *fail);
 int ch06_program_story(void *prog, FILE *out, int no_timing, mbd_failure *fail);
 
+/* The animations (animate.c): one run's (--animate with run options), over
+ * the span the options asked for, and the chapter's (--animate alone: x4
+ * forced independent beside the set chosen by pivoting). */
+int ch06_animate_run(const char *path, const mbd_cli_common *opt, const ch06_model *md,
+                     const ch06_spec *spec, const ch06_run *r, mbd_failure *fail);
+int ch06_program_animate(void *prog, const char *path, mbd_failure *fail);
+
 /* The story (story.c) and the figures (figures.c). */
 int ch06_story(FILE *out, ch06_study *s, int no_timing, mbd_failure *fail);
 int ch06_figures(ch06_study *s, const char *prefix, mbd_failure *fail);

@@ -59,7 +59,8 @@ int main(int argc, char **argv)
                    "pivoting; continuation of the basis; redundant constraints.",
         .source = "document 002 (Quro 2023, \"Projection continuation for singularity detection\n"
                   "of redundantly constrained multibody system dynamics\"), Chs. 2-5, App. A",
-        .common = (MBD_OPT_OUTPUT | MBD_OPT_TIME | MBD_OPT_SCENARIO) & ~MBD_OPT_METHOD,
+        .common = (MBD_OPT_OUTPUT | MBD_OPT_TIME | MBD_OPT_SCENARIO | MBD_OPT_ANIMATION)
+                  & ~MBD_OPT_METHOD,
         .extra = extra,
         .n_extra = sizeof extra / sizeof extra[0],
         .scenarios = scenarios,
@@ -80,7 +81,12 @@ int main(int argc, char **argv)
                  "status.\n"
                  "The story uses the document's data whatever the options say.\n"
                  "Figures (--plot PREFIX, from the story's runs): PREFIX-monitor.svg,\n"
-                 "PREFIX-speeds.svg, PREFIX-angles.svg.",
+                 "PREFIX-speeds.svg, PREFIX-angles.svg.\n"
+                 "--animate FILE with a run option: that run moving (GIF; the bars from their own\n"
+                 "coordinates, the first coupler's middle traced, t, |C|, the first generalised speed,\n"
+                 "the basis's columns and the speed's sign changes so far in each frame). Alone: the\n"
+                 "4-bar at 4 rad/s, traditional basis beside continued, 0-0.8 s at --speed 0.25\n"
+                 "unless given; then the story.",
     };
     mbd_cli_common opt;
     int code;
@@ -124,6 +130,8 @@ int main(int argc, char **argv)
     if (st == GSL_SUCCESS)
         st = mbd_cli_check_run(&spec, &opt, 0.0, prog.spec.t_end, prog.spec.dt_out,
                                &prog.spec.ode, stderr);
+    if (st == GSL_SUCCESS)
+        st = mbd_cli_check_animation(&spec, &opt, 0.0, prog.spec.t_end, stderr);
     if (st != GSL_SUCCESS)
         return MBD_EXIT_USAGE;
     if (ch07_model_build(&prog.md) != GSL_SUCCESS) {
@@ -138,7 +146,7 @@ int main(int argc, char **argv)
     }
     const mbd_cli_program program = {PROGRAM, &prog, ch07_program_bench, ch07_program_figures,
                                      ch07_program_run, ch07_program_story};
-    const int exit_code = mbd_cli_dispatch(&program, &opt);
+    const int exit_code = mbd_cli_dispatch_animated(&program, ch07_program_animate, &opt);
     ch07_study_free(prog.s);
     ch07_model_free(&prog.md);
     return exit_code;

@@ -138,6 +138,14 @@ int ch07_program_run(void *ctx, mbd_failure *fail)
         ch07_run_free(&r);
         return st;
     }
+    /* the run's animation, of what it computed, failed or not */
+    if (opt->animate) {
+        st = ch07_animate_run(opt->animate, opt, &prog->md, &prog->spec, &r, fail);
+        if (st != GSL_SUCCESS) {
+            ch07_run_free(&r);
+            return st;
+        }
+    }
     if (opt->csv != NULL) {
         FILE *out = strcmp(opt->csv, "-") == 0 ? stdout : fopen(opt->csv, "w");
         if (out == NULL) {

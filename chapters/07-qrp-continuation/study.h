@@ -175,6 +175,13 @@ int ch07_program_figures(void *prog, const char *prefix, mbd_failure *fail);
 int ch07_program_run(void *prog, mbd_failure *fail);
 int ch07_program_story(void *prog, FILE *out, int no_timing, mbd_failure *fail);
 
+/* The animations (animate.c): one run's (--animate with run options), over
+ * the span the options asked for, and the chapter's (--animate alone: the
+ * 4-bar through the horizontal, traditional basis beside continued). */
+int ch07_animate_run(const char *path, const mbd_cli_common *opt, const ch07_model *md,
+                     const ch07_spec *spec, const ch07_run *r, mbd_failure *fail);
+int ch07_program_animate(void *prog, const char *path, mbd_failure *fail);
+
 int ch07_story(FILE *out, ch07_study *s, int no_timing, mbd_failure *fail);
 int ch07_figures(ch07_study *s, const char *prefix, mbd_failure *fail);
 

@@ -110,6 +110,14 @@ int ch08_program_run(void *ctx, mbd_failure *fail)
         ch08_run_free(&r);
         return st;
     }
+    /* the run's animation, of what it computed, failed or not */
+    if (opt->animate) {
+        st = ch08_animate_run(opt->animate, opt, &prog->md, &prog->spec, &r, fail);
+        if (st != GSL_SUCCESS) {
+            ch08_run_free(&r);
+            return st;
+        }
+    }
     if (opt->csv != NULL) {
         FILE *out = strcmp(opt->csv, "-") == 0 ? stdout : fopen(opt->csv, "w");
         if (out == NULL) {

@@ -121,6 +121,13 @@ int ch08_program_figures(void *prog, const char *prefix, mbd_failure *fail);
 int ch08_program_run(void *prog, mbd_failure *fail);
 int ch08_program_story(void *prog, FILE *out, int no_timing, mbd_failure *fail);
 
+/* The animations (animate.c): one run's (--animate with run options), over
+ * the span the options asked for, and the chapter's (--animate alone: the
+ * four-bar uncorrected beside energy-corrected). */
+int ch08_animate_run(const char *path, const mbd_cli_common *opt, const ch08_model *md,
+                     const ch08_spec *spec, const ch08_run *r, mbd_failure *fail);
+int ch08_program_animate(void *prog, const char *path, mbd_failure *fail);
+
 int ch08_story(FILE *out, ch08_study *s, int no_timing, mbd_failure *fail);
 int ch08_figures(ch08_study *s, const char *prefix, mbd_failure *fail);
 

@@ -28,6 +28,11 @@ struct mbd_scene {
     size_t npts, cap_pts;
     double tx, ty;              /* the traced point */
     int has_trace;
+    double *label_xy;           /* the labels' anchors (pairs) */
+    size_t *label_at;           /* each label's text at text[label_at[i]] */
+    size_t nlabels, cap_labels;
+    char *text;                 /* the labels' texts, each ended by '\0' */
+    size_t ntext, cap_text;
     int status;                 /* GSL_ENOMEM once an addition failed */
 };
 
@@ -35,6 +40,7 @@ static void scene_reset(mbd_scene *s)
 {
     s->nshapes = s->npts = 0;
     s->has_trace = 0;
+    s->nlabels = s->ntext = 0;
 }
 
 static int scene_add(mbd_scene *s, mbd_scene_kind kind, shape_type type, size_t n,
@@ -113,6 +119,45 @@ int mbd_scene_box(mbd_scene *s, mbd_scene_kind kind, double x, double y, double 
     return mbd_scene_polygon(s, kind, 4, xy);
 }
 
+/* >> scene-label */
+int mbd_scene_label(mbd_scene *s, double x, double y, const char *text)
+{
+    if (s->status != GSL_SUCCESS)
+        return s->status;
+    if (text == NULL || !isfinite(x) || !isfinite(y))
+        return GSL_EINVAL;
+    const size_t len = strlen(text) + 1;
+    if (s->nlabels == s->cap_labels) {
+        const size_t cap = s->cap_labels ? 2 * s->cap_labels : 4;
+        double *xy = realloc(s->label_xy, 2 * cap * sizeof *xy);
+        if (xy == NULL)
+            return s->status = GSL_ENOMEM;
+        s->label_xy = xy;
+        size_t *at = realloc(s->label_at, cap * sizeof *at);
+        if (at == NULL)
+            return s->status = GSL_ENOMEM;
+        s->label_at = at;
+        s->cap_labels = cap;
+    }
+    if (s->ntext + len > s->cap_text) {
+        size_t cap = s->cap_text ? s->cap_text : 256;
+        while (cap < s->ntext + len)
+            cap *= 2;
+        char *p = realloc(s->text, cap);
+        if (p == NULL)
+            return s->status = GSL_ENOMEM;
+        s->text = p;
+        s->cap_text = cap;
+    }
+    memcpy(s->text + s->ntext, text, len);
+    s->label_xy[2 * s->nlabels] = x;
+    s->label_xy[2 * s->nlabels + 1] = y;
+    s->label_at[s->nlabels++] = s->ntext;
+    s->ntext += len;
+    return GSL_SUCCESS;
+}
+/* << scene-label */
+
 void mbd_scene_trace(mbd_scene *s, double x, double y)
 {
     s->tx = x;
@@ -141,6 +186,12 @@ static void scene_bounds(const mbd_scene *s, double b[4])
             b[2] = fmin(b[2], p[2 * k + 1]);
             b[3] = fmax(b[3], p[2 * k + 1]);
         }
+    }
+    for (size_t i = 0; i < s->nlabels; i++) {   /* a label's anchor is in the view */
+        b[0] = fmin(b[0], s->label_xy[2 * i]);
+        b[1] = fmax(b[1], s->label_xy[2 * i]);
+        b[2] = fmin(b[2], s->label_xy[2 * i + 1]);
+        b[3] = fmax(b[3], s->label_xy[2 * i + 1]);
     }
     if (s->has_trace && isfinite(s->tx) && isfinite(s->ty)) {
         b[0] = fmin(b[0], s->tx);
@@ -455,6 +506,13 @@ static int draw_gif(const job *J, const char *out, const char *path, double w, d
             const size_t row = r - pw->first;
             const int cur = J->scene->has_trace && isfinite(J->scene->tx)
                             && isfinite(J->scene->ty);
+            /* the scene's labels, over everything, for this panel only */
+            for (size_t i = 0; i < J->scene->nlabels; i++) {
+                fprintf(g, "set label %zu ", i + 1);
+                mbd_gnuplot_quote(g, J->scene->text + J->scene->label_at[i], 1);
+                fprintf(g, " at %.9g,%.9g left front tc rgb 'black'\n", J->scene->label_xy[2 * i],
+                        J->scene->label_xy[2 * i + 1]);
+            }
             fprintf(g, "plot ");
             for (unsigned kind = 0; kind < MBD_SCENE_KINDS; kind++) {
                 if (kind == MBD_SCENE_BODY) {   /* the trace, under the bodies */
@@ -495,6 +553,8 @@ static int draw_gif(const job *J, const char *out, const char *path, double w, d
                     if (has_shapes(J->scene, kind, (shape_type)type))
                         write_shapes(g, J->scene, kind, (shape_type)type);
             }
+            if (J->scene->nlabels > 0)
+                fprintf(g, "unset label\n");
         }
         if (multi)
             fprintf(g, "unset multiplot\n");
@@ -694,6 +754,9 @@ static void free_job(job *J)
     if (J->scene) {
         free(J->scene->shapes);
         free(J->scene->pts);
+        free(J->scene->label_xy);
+        free(J->scene->label_at);
+        free(J->scene->text);
         free(J->scene);
     }
     if (J->w)

@@ -1,4 +1,4 @@
-/* --animate FILE, --fps, --speed in the chapters that have them (03, 05), run
+/* --animate FILE, --fps, --speed in the chapters that have them (03 to 08), run
  * as a user would: the GIF's frames and duration against --fps, --speed and
  * --t-end (read with the tests' own GIF reader), the option errors, and no
  * file left behind by a failure. */
@@ -11,7 +11,10 @@
 #include "check.h"
 #include "gif.h"
 
-static const char *const ANIMATED[] = {"ch03-pendulum", "ch05-slider-crank", NULL};
+static const char *const ANIMATED[] = {"ch03-pendulum",         "ch04-scotch-yoke",
+                                       "ch05-slider-crank",     "ch06-embedding",
+                                       "ch07-qrp-continuation", "ch08-direct-correction",
+                                       NULL};
 
 static char dir[64];
 
@@ -81,6 +84,15 @@ static void frames_match_options(void)
         {"ch03-pendulum", "--method direct --t-end 2 --fps 10 --speed 2", 2.0, 10, 2},
         {"ch05-slider-crank", "--t-end 1", 1.0, 25, 1},
         {"ch05-slider-crank", "--method projection --t-end 2 --fps 12 --speed 0.75", 2.0, 12, 0.75},
+        {"ch04-scotch-yoke", "--t-end 1 --fps 10", 1.0, 10, 1},
+        {"ch04-scotch-yoke", "--method projection --t-end 0.5 --fps 30 --speed 0.5", 0.5, 30, 0.5},
+        {"ch06-embedding", "--t-end 1", 1.0, 25, 1},
+        {"ch06-embedding", "--scenario double-pendulum --t-end 2 --fps 12 --speed 2", 2.0, 12, 2},
+        {"ch07-qrp-continuation", "--t-end 0.5 --fps 20", 0.5, 20, 1},
+        {"ch07-qrp-continuation", "--scenario spatial-pendulum --t-end 1 --fps 10 --speed 0.5", 1.0,
+         10, 0.5},
+        {"ch08-direct-correction", "--t-end 1", 1.0, 25, 1},
+        {"ch08-direct-correction", "--scenario eightbar --t-end 2 --fps 30 --speed 2", 2.0, 30, 2},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *path = tmp_path("run.gif");
@@ -110,6 +122,14 @@ static void failed_run_is_animated(void)
     CHECK_MSG(r.status == 1, "exit %d, expected 1 (stderr: %s)", r.status, r.err);
     CHECK_MSG(strstr(r.err, "exceeds 1") != NULL, "stderr: %s", r.err);
     check_gif("printed sign", path, 1.0, 25, 1);
+    test_run_free(&r);
+    remove(path);
+    /* chapter 06: x4 forced independent stops at the dead centre */
+    snprintf(args, sizeof args, "--independent x4 --t-end 1 --fps 10 --animate %s", path);
+    run("ch06-embedding", args, &r);
+    CHECK_MSG(r.status == 1, "x4 forced: exit %d, expected 1 (stderr: %s)", r.status, r.err);
+    CHECK_MSG(strstr(r.err, "singular") != NULL, "x4 forced: stderr: %s", r.err);
+    check_gif("x4 forced", path, 1.0, 10, 1);
     test_run_free(&r);
     remove(path);
     cleanup();
@@ -146,8 +166,8 @@ static void option_errors(void)
         expect_usage(*p, "--animate x.gif --t-end 10 --dt-out 0.01 --fps 50 --speed 0.01",
                      "--animate: 10 s at --fps 50 and --speed 0.01 is 5e+04 frames, more than 3000");
     }
-    /* the chapters without an animation refuse the options */
-    expect_usage("ch04-scotch-yoke", "--animate x.gif", "option --animate is not used by ch04-scotch-yoke");
+    /* the chapters without an animation (01, 02) refuse the options */
+    expect_usage("ch02-integrators", "--animate x.gif", "option --animate is not used by ch02-integrators");
     expect_usage("ch01-static-penalty", "--fps 25", "option --fps is not used by ch01-static-penalty");
     CHECK_MSG(access("x.gif", F_OK) != 0, "a refused command wrote x.gif");
 }

@@ -288,12 +288,88 @@ static void errors_leave_no_file(void)
     cleanup();
 }
 
+/* a label without text, or at a point that is not finite: both refused */
+static int draw_bad_label(void *ctx, double t, const double q[], const double qd[],
+                          mbd_scene *s)
+{
+    int st = draw_rod(ctx, t, q, qd, s);
+    if (st == GSL_SUCCESS && mbd_scene_label(s, NAN, 0, "x") != GSL_EINVAL)
+        return GSL_EFAILED;
+    return st == GSL_SUCCESS ? mbd_scene_label(s, 0, 0, NULL) : st;
+}
+
+/* draw_rod with a label in the empty quarter below the rod's start, saying
+ * the row's time (the quote and the backslash must reach gnuplot as text) */
+static int draw_rod_label(void *ctx, double t, const double q[], const double qd[],
+                          mbd_scene *s)
+{
+    int st = draw_rod(ctx, t, q, qd, s);
+    char text[64];
+    snprintf(text, sizeof text, "\"row\" \\ %.2f", t);
+    if (st == GSL_SUCCESS)
+        st = mbd_scene_label(s, 0.2, -0.6, text);
+    return st;
+}
+
+/* a label is drawn in its frame, inside the same view, and refused without
+ * text or at a point that is not finite */
+static void labels(void)
+{
+    mbd_history h;
+    history(&h, 0.04, 0.4);
+    mbd_animation a;
+    mbd_animation_init(&a);
+    a.width = 300;
+    mbd_animation_panel p = {.hist = &h, .draw = draw_rod};
+    mbd_animation_report plain, labelled;
+    mbd_failure fail;
+    char path0[256], path1[256];
+    snprintf(path0, sizeof path0, "%s", tmp_path("plain.gif"));
+    snprintf(path1, sizeof path1, "%s", tmp_path("label.gif"));
+    REQUIRE_STATUS(mbd_animation_gif(path0, &a, &p, 1, &plain, &fail), GSL_SUCCESS);
+    p.draw = draw_rod_label;
+    REQUIRE_STATUS(mbd_animation_gif(path1, &a, &p, 1, &labelled, &fail), GSL_SUCCESS);
+    CHECK_MSG(labelled.frames == plain.frames && labelled.width == plain.width
+                  && labelled.height == plain.height,
+              "a label changed the frames or the canvas");
+    CHECK_MSG(plain.view[2] == labelled.view[2], "the label's anchor is inside the view: %g, %g",
+              plain.view[2], labelled.view[2]);
+    unsigned w0, h0, w1, h1;
+    unsigned char *f0 = test_gif_frame_rgb(path0, 3, &w0, &h0);
+    unsigned char *f1 = test_gif_frame_rgb(path1, 3, &w1, &h1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f1);
+    size_t differ = 0;
+    if (w0 == w1 && h0 == h1)
+        for (size_t i = 0; i < 3 * (size_t)w0 * h0; i++)
+            differ += f0[i] != f1[i];
+    CHECK_MSG(differ > 50, "the label changed %zu pixel values of frame 3", differ);
+    free(f0);
+    free(f1);
+    remove(path0);
+    remove(path1);
+    cleanup();
+    mbd_history_free(&h);
+
+    /* refusals, on a scene the library hands out: through a drawing */
+    p.draw = draw_bad_label;
+    history(&h, 0.04, 0.4);
+    p.hist = &h;
+    const char *bad = tmp_path("bad.gif");
+    CHECK_MSG(mbd_animation_gif(bad, &a, &p, 1, NULL, &fail) == GSL_EINVAL,
+              "a label without text was accepted");
+    CHECK_MSG(files_in_dir() == 0, "a refused label left a file");
+    mbd_history_free(&h);
+    cleanup();
+}
+
 static CU_TestInfo tests[] = {
     {"frames and delays from fps and speed", frames_and_delays},
     {"GIF frames and delays match fps, speed and span", gif_matches_fps_speed_span},
     {"recorded rows only, the view, a drawn frame", rows_view_and_pixels},
     {"size cap: smaller canvas, fewer frames, same timing", size_cap},
     {"errors leave no file", errors_leave_no_file},
+    {"labels: drawn, in the view, refused without text", labels},
     CU_TEST_INFO_NULL,
 };
 

@@ -116,6 +116,11 @@ int mbd_scene_circle(mbd_scene *s, mbd_scene_kind kind, double x, double y, doub
  * (radians, counter-clockwise): a slider block. */
 int mbd_scene_box(mbd_scene *s, mbd_scene_kind kind, double x, double y, double a, double b,
                   double angle);
+/* A line of text (enhanced text, as the titles) starting at (x, y), over
+ * everything else in the panel: what this state shows that the shapes do
+ * not ("independent: theta2"). Its anchor is in the view; the text itself
+ * is not, so a chapter anchors it where the text has room. */
+int mbd_scene_label(mbd_scene *s, double x, double y, const char *text);
 /* The point whose path the animation traces (at most one per state; the
  * last one set counts). */
 void mbd_scene_trace(mbd_scene *s, double x, double y);
