@@ -1,7 +1,7 @@
 /* chapters/09-spatial-engine/animate.c -- a model file's run moving
  * (animation.h): any model drawn from its description, in a fixed
  * perspective with the ground frame's axes, and the chapter's own animation,
- * the flyball governor settling.
+ * the flyball governor settling. The axes are labelled by mbd_scene_label.
  *
  * What is drawn comes from the model file alone, so that every model the
  * program runs can be animated: each moving body is a star of segments from
@@ -271,23 +271,6 @@ static void anim_camera(anim_model *m, const ch09_run *r)
 }
 /* << projection */
 
-/* a letter of the axes' labels, drawn in strokes h high about (x, y) (the scene has
- * no text) */
-static void letter(mbd_scene *s, char c, double x, double y, double h)
-{
-    const double w = 0.35 * h, t = 0.5 * h;
-    if (c == 'x') {
-        mbd_scene_line(s, MBD_SCENE_GROUND, x - w, y - t, x + w, y + t);
-        mbd_scene_line(s, MBD_SCENE_GROUND, x - w, y + t, x + w, y - t);
-    } else if (c == 'y') {
-        mbd_scene_line(s, MBD_SCENE_GROUND, x - w, y + t, x, y);
-        mbd_scene_line(s, MBD_SCENE_GROUND, x + w, y + t, x - w, y - t);
-    } else {
-        const double z[8] = {x - w, y + t, x + w, y + t, x - w, y - t, x + w, y - t};
-        mbd_scene_polyline(s, MBD_SCENE_GROUND, 4, z);
-    }
-}
-
 /* >> draw */
 /* One state: the ground frame's axes (x, y, z, labelled), the springs, the
  * ground's points, the bodies' stars and rods, their mass markers, the
@@ -308,7 +291,10 @@ static int draw_model(void *ctx, double t, const double q[], const double qd[], 
         mbd_scene_line(s, MBD_SCENE_GUIDE, u0, v0, u1, v1);
         const double du = u1 - u0, dv = v1 - v0, l = hypot(du, dv);
         const double k = l > 0 ? 0.08 * R / l : 0;
-        letter(s, "xyz"[i], u1 + k * du, v1 + k * dv, 0.08 * R);
+        const char name[2] = {"xyz"[i], '\0'};
+        int st = mbd_scene_label(s, u1 + k * du, v1 + k * dv, name);
+        if (st != GSL_SUCCESS)
+            return st;
     }
     for (size_t k = 0; k < m->nsprings; k++) {
         world(m, q, &m->springs[k].a, x);
