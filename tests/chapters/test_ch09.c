@@ -1789,25 +1789,9 @@ static void a01_against_the_reference_file(void)
 static void check_animation_gif(const char *label, const char *path, double span, double fps,
                                 double speed)
 {
-    test_gif g;
-    char why[200];
-    if (test_gif_read(path, &g, why, sizeof why) != 0) {
-        CHECK_MSG(0, "%s: %s is not a GIF: %s", label, path, why);
-        return;
-    }
-    const size_t K = (size_t)floor(span * fps / speed + 1e-9) + 1;
-    CHECK_MSG(g.frames == K, "%s: %zu frames, expected %zu (span %g, fps %g, speed %g)", label,
-              g.frames, K, span, fps, speed);
-    CHECK_MSG(g.duration == lround(100.0 * (double)K / fps), "%s: %ld cs, expected %ld", label,
-              g.duration, lround(100.0 * (double)K / fps));
-    long worst = 0, start = 0;
-    for (size_t k = 0; k < g.frames; k++) {
-        const long off = labs(start - lround(100.0 * (double)k / fps));
-        worst = off > worst ? off : worst;
-        start += g.delays[k];
-    }
-    CHECK_MSG(worst == 0, "%s: a frame starts %ld cs away from round(100 k / fps)", label, worst);
-    test_gif_free(&g);
+    char why[256];
+    CHECK_MSG(test_gif_timing(path, span, fps, speed, why, sizeof why) == 0, "%s: %s", label,
+              why);
 }
 
 static void animate_model_runs(void)

@@ -1,4 +1,5 @@
 /* tests/support/gif.c -- a GIF reader for the tests (gif.h). */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -328,4 +329,34 @@ unsigned char *test_gif_frame_rgb(const char *path, size_t k, unsigned *width, u
     *width = w;
     *height = h;
     return rgb;
+}
+
+int test_gif_timing(const char *path, double span, double fps, double speed, char *why,
+                    size_t why_size)
+{
+    test_gif g;
+    char r[200];
+    if (test_gif_read(path, &g, r, sizeof r) != 0) {
+        snprintf(why, why_size, "%s is not a GIF: %s", path, r);
+        return -1;
+    }
+    const size_t K = (size_t)floor(span * fps / speed + 1e-9) + 1;
+    const long total = lround(100.0 * (double)K / fps);
+    long worst = 0, start = 0;
+    for (size_t k = 0; k < g.frames; k++) {
+        const long off = labs(start - lround(100.0 * (double)k / fps));
+        worst = off > worst ? off : worst;
+        start += g.delays[k];
+    }
+    int st = 0;
+    if (g.frames != K)
+        st = -1, snprintf(why, why_size, "%zu frames, expected %zu (span %g, fps %g, speed %g)",
+                          g.frames, K, span, fps, speed);
+    else if (g.duration != total)
+        st = -1, snprintf(why, why_size, "%ld cs, expected %ld", g.duration, total);
+    else if (worst != 0)
+        st = -1, snprintf(why, why_size, "a frame starts %ld cs away from round(100 k / fps)",
+                          worst);
+    test_gif_free(&g);
+    return st;
 }

@@ -32,4 +32,11 @@ void test_gif_free(test_gif *g);
  * to free. NULL when it cannot be decoded. */
 unsigned char *test_gif_frame_rgb(const char *path, size_t k, unsigned *width, unsigned *height);
 
+/* The animation's timing against the options that made it: K = floor(span
+ * fps / speed) + 1 frames (span: the run's simulated time), lasting
+ * round(100 K / fps) cs, frame k starting round(100 k / fps) cs in. 0 when
+ * all hold; -1 with what does not in `why`. */
+int test_gif_timing(const char *path, double span, double fps, double speed, char *why,
+                    size_t why_size);
+
 #endif
