@@ -1,6 +1,7 @@
 /* chapters/06-embedding/animate.c -- chapter 06's mechanisms moving
  * (animation.h): one run from the command line, and the chapter's animation
- * of the slider's x4 forced independent beside the set chosen by pivoting. */
+ * of the slider's x4 forced independent, x4 at the start and re-selected at
+ * the dead centre, and the set chosen by pivoting. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -128,11 +129,13 @@ int ch06_animate_run(const char *path, const mbd_cli_common *opt, const ch06_mod
 }
 
 /* >> animation */
-/* The chapter's animation: Step 6's two embedded runs of the slider-crank
- * (RK4, h = 1e-3, outputs every 0.01 s), the slider's x4 forced independent
- * beside the set chosen by pivoting, each frame naming the coordinate the
- * run integrates; 0 ... 1 s at a quarter of real time. The forced run stops
- * as the crank nears its dead centre, where x4 no longer fixes the crank. */
+/* The chapter's animation: three of Step 6's embedded runs of the
+ * slider-crank (RK4, h = 1e-3, outputs every 0.01 s), each frame naming the
+ * coordinate the run integrates; 0 ... 1 s at a quarter of real time. The
+ * slider's x4 forced independent stops as the crank nears its dead centre,
+ * where x4 no longer fixes the crank; started with x4 and re-selected (ratio
+ * 0.1) the set switches to theta2 before it and goes on; pivoting chooses
+ * theta2 from the start. */
 int ch06_program_animate(void *ctx, const char *path, mbd_failure *fail)
 {
     ch06_program *prog = ctx;
@@ -147,16 +150,26 @@ int ch06_program_animate(void *ctx, const char *path, mbd_failure *fail)
         a.speed = 0.25;
     a.t0 = 0.0;
     a.t_end = 1.0;
+    if (a.width == 0)
+        a.width = 330.0;
+    if (!prog->opt->fps_given)
+        a.fps = 12.5;   /* three panels: 25 frames per second would pass the 1 MB cap */
     a.title = "The slider-crank embedded (RK4, h = 1e-3): which coordinate is independent";
     const ch06_model *md = &s->md[CH06_SLIDER_CRANK];
-    const drawing forced = {md, &s->forced}, automatic = {md, &s->automatic};
-    const mbd_animation_panel panels[2] = {
-        {.title = "x4 forced (--independent x4)", .hist = &s->forced.h, .draw = draw_mechanism,
+    const ch06_run *sw = &s->switched[CH06_RATIO_SHOWN];
+    const drawing forced = {md, &s->forced}, switched = {md, sw}, automatic = {md, &s->automatic};
+    char title[96];
+    snprintf(title, sizeof title, "x4 at the start, re-selected (ratio %g)",
+             ch06_ratios[CH06_RATIO_SHOWN]);
+    const mbd_animation_panel panels[3] = {
+        {.title = "x4 held (--independent x4)", .hist = &s->forced.h, .draw = draw_mechanism,
          .ctx = (void *)&forced, .colour = "#d95f02",
-         .stop_note = "C_{q_d} singular at the dead centre"},
+         .stop_note = "C_{q_d} singular"},
+        {.title = title, .hist = &sw->h, .draw = draw_mechanism, .ctx = (void *)&switched,
+         .colour = "#7570b3"},
         {.title = "chosen by pivoting", .hist = &s->automatic.h, .draw = draw_mechanism,
          .ctx = (void *)&automatic, .colour = "#1b9e77"},
     };
-    return mbd_animation_gif(path, &a, panels, 2, NULL, fail);
+    return mbd_animation_gif(path, &a, panels, 3, NULL, fail);
 }
 /* << animation */

@@ -78,6 +78,7 @@ int ch06_run_spec(const ch06_model *md, const ch06_spec *spec, ch06_run *r)
     s.method = method;
     s.independent = spec->n_independent > 0 ? spec->independent : NULL;
     s.n_independent = spec->n_independent;
+    s.reselect_independent = spec->n_independent > 0 && spec->reselect;
     int st = mbd_study_run(sys, &s, q0, qd0, &r->h, &r->res);
     if (st != GSL_SUCCESS || r->h.rows == 0)
         return st;
@@ -167,6 +168,7 @@ int ch06_parse_independent(const ch06_model *md, const char *text, size_t idx[2]
 
 const double ch06_steps[CH06_NH] = {0.01, 0.005, 0.0025, 0.00125};
 const double ch06_weights[CH06_NAB] = {0.0, 5.0, 10.0};
+const double ch06_ratios[CH06_NRATIO] = {0.5, 0.1, 0.03, 0.01};
 
 ch06_study *ch06_study_alloc(void)
 {
@@ -181,6 +183,8 @@ ch06_study *ch06_study_alloc(void)
     for (int a = 0; a < CH06_NAB; a++)
         ch06_run_init(&s->euler[a]);
     ch06_run_init(&s->forced);
+    for (int k = 0; k < CH06_NRATIO; k++)
+        ch06_run_init(&s->switched[k]);
     ch06_run_init(&s->automatic);
     ch06_run_init(&s->dp_emb);
     ch06_run_init(&s->dp_aug);
@@ -199,6 +203,8 @@ void ch06_study_free(ch06_study *s)
     for (int a = 0; a < CH06_NAB; a++)
         ch06_run_free(&s->euler[a]);
     ch06_run_free(&s->forced);
+    for (int k = 0; k < CH06_NRATIO; k++)
+        ch06_run_free(&s->switched[k]);
     ch06_run_free(&s->automatic);
     ch06_run_free(&s->dp_emb);
     ch06_run_free(&s->dp_aug);
@@ -274,10 +280,12 @@ int ch06_embedded_mass(const ch06_model *md, const double q[], const size_t idx[
 }
 /* << embedded-mass */
 
-/* a run of method on md with an integrator preset at step h */
+/* a run of method on md with an integrator preset at step h; n_given
+ * independent coordinates held or, with a re-selection ratio reselect > 0,
+ * where it starts */
 static int run_case(const ch06_model *md, const char *method, const char *integrator, double h,
-                    double alpha, double t_end, const size_t *forced, size_t n_forced,
-                    ch06_run *r)
+                    double alpha, double t_end, const size_t *given, size_t n_given,
+                    double reselect, ch06_run *r)
 {
     ch06_spec spec;
     ch06_spec_default(&spec, md->scenario);
@@ -292,9 +300,11 @@ static int run_case(const ch06_model *md, const char *method, const char *integr
     spec.run.alpha = spec.run.beta = alpha;
     spec.run.t_end = t_end;
     spec.run.max_violation = -1.0;   /* the drift is measured, not stopped */
-    for (size_t k = 0; k < n_forced; k++)
-        spec.independent[k] = forced[k];
-    spec.n_independent = n_forced;
+    for (size_t k = 0; k < n_given; k++)
+        spec.independent[k] = given[k];
+    spec.n_independent = n_given;
+    spec.reselect = reselect > 0;
+    spec.run.reselect_ratio = reselect;
     return ch06_run_spec(md, &spec, r);
 }
 
@@ -410,25 +420,39 @@ int ch06_study_compute(ch06_study *s, mbd_failure *fail)
 
     /* Steps 4 and 5: embedded and augmented RK4 (and Euler) over 2 s */
     for (int k = 0; k < CH06_NH && st == GSL_SUCCESS; k++) {
-        st = run_case(sc, "embedding", "rk4", ch06_steps[k], 0.0, CH06_T_END, NULL, 0, &s->emb[k]);
+        st = run_case(sc, "embedding", "rk4", ch06_steps[k], 0.0, CH06_T_END, NULL, 0, 0,
+                      &s->emb[k]);
         if (st == GSL_SUCCESS && s->emb[k].h.rows > 0)
             s->emb_theta2_end[k] = mbd_history_q(&s->emb[k].h, s->emb[k].h.rows - 1)[2];
         for (int a = 0; a < CH06_NAB && st == GSL_SUCCESS; a++)
             st = run_case(sc, a == 0 ? "augmented" : "augmented-baumgarte", "rk4", ch06_steps[k],
-                          ch06_weights[a], CH06_T_END, NULL, 0, &s->aug[a][k]);
+                          ch06_weights[a], CH06_T_END, NULL, 0, 0, &s->aug[a][k]);
     }
     for (int a = 0; a < CH06_NAB && st == GSL_SUCCESS; a++)
         st = run_case(sc, a == 0 ? "augmented" : "augmented-baumgarte", "euler", 1e-3,
-                      ch06_weights[a], CH06_T_END, NULL, 0, &s->euler[a]);
+                      ch06_weights[a], CH06_T_END, NULL, 0, 0, &s->euler[a]);
 
-    /* Step 6: the slider's x forced independent, against the automatic choice */
+    /* Step 6: the slider's x forced independent; x4 at the start and
+     * re-selected; the automatic choice */
     size_t x4;
     if (st == GSL_SUCCESS)
         st = mbd_planar_coordinate(sc->pm, "x4", &x4);
     if (st == GSL_SUCCESS)
-        st = run_case(sc, "embedding", "rk4", CH06_H, 0.0, CH06_T_END, &x4, 1, &s->forced);
+        st = run_case(sc, "embedding", "rk4", CH06_H, 0.0, CH06_T_END, &x4, 1, 0, &s->forced);
+    for (int k = 0; k < CH06_NRATIO && st == GSL_SUCCESS; k++) {
+        ch06_run *r = &s->switched[k];
+        st = run_case(sc, "embedding", "rk4", CH06_H, 0.0, CH06_T_END, &x4, 1, ch06_ratios[k], r);
+        s->switch_theta2[k] = NAN;
+        if (st == GSL_SUCCESS && r->res.n_events > 0
+            && r->res.reselections <= MBD_FORMULATION_RESELECTIONS_KEPT) {   /* the first kept */
+            double state[18];
+            st = ch06_reference(sc, CH06_REF_EPS, &r->res.events[0].t, 1, state, &r->res.fail);
+            s->switch_theta2[k] = state[2];
+        }
+    }
     if (st == GSL_SUCCESS)
-        st = run_case(sc, "embedding", "rk4", CH06_H, 0.0, CH06_T_END, NULL, 0, &s->automatic);
+        st = run_case(sc, "embedding", "rk4", CH06_H, 0.0, CH06_T_END, NULL, 0, 0,
+                      &s->automatic);
 
     /* Step 7: the double pendulum */
     const ch06_model *dp = &s->md[CH06_DOUBLE_PENDULUM];
@@ -450,9 +474,9 @@ int ch06_study_compute(ch06_study *s, mbd_failure *fail)
             s->dp_max_qdd_diff = fmax(s->dp_max_qdd_diff, fabs(a[i] - b[i]));
     }
     if (st == GSL_SUCCESS)
-        st = run_case(dp, "embedding", "rk4", CH06_H, 0.0, 5.0, NULL, 0, &s->dp_emb);
+        st = run_case(dp, "embedding", "rk4", CH06_H, 0.0, 5.0, NULL, 0, 0, &s->dp_emb);
     if (st == GSL_SUCCESS)
-        st = run_case(dp, "augmented", "rk4", CH06_H, 0.0, 5.0, NULL, 0, &s->dp_aug);
+        st = run_case(dp, "augmented", "rk4", CH06_H, 0.0, 5.0, NULL, 0, 0, &s->dp_aug);
     if (st != GSL_SUCCESS)
         return mbd_failure_set(fail, st, 0.0, "the story's runs failed: %s", mbd_strerror(st));
 

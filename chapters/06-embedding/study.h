@@ -30,13 +30,15 @@ extern const char *const ch06_method_descriptions[];
 const char *ch06_library_method(const char *method);
 
 /* One run: the library's spec (the chapter's method name in .method, the
- * library's in the copy the run makes), and the forced independent
- * coordinates when --independent named them (0: automatic). */
+ * library's in the copy the run makes), and the independent coordinates
+ * --independent named (0: automatic), held throughout or, with reselect
+ * (--reselect), only where the run starts. */
 typedef struct {
     mbd_study_spec run;
     ch06_scenario scenario;
     size_t independent[2];
     size_t n_independent;
+    int reselect;
 } ch06_spec;
 
 /* The scenario's defaults: embedding, RK4 at h = 1e-3, t = 0 ... 2 s,
@@ -74,11 +76,14 @@ const char *const *ch06_names(const ch06_model *md);
 
 #define CH06_NH 4                /* RK4 steps h = 0.01, 0.005, 0.0025, 0.00125 */
 #define CH06_NAB 3               /* Baumgarte alpha = beta = 0, 5, 10 */
+#define CH06_NRATIO 4            /* re-selection ratios 0.5, 0.1, 0.03, 0.01 (Step 6) */
+#define CH06_RATIO_SHOWN 1       /* the one the animation shows (0.1) */
 #define CH06_NRANDOM 50          /* random consistent states for the comparisons */
 #define CH06_NPEND 8             /* the pendulum's closed-form checks */
 
 extern const double ch06_steps[CH06_NH];
 extern const double ch06_weights[CH06_NAB];
+extern const double ch06_ratios[CH06_NRATIO];
 
 typedef struct {
     ch06_model md[CH06_NSCENARIOS];          /* built */
@@ -105,8 +110,11 @@ typedef struct {
     /* Step 5: augmented drift */
     ch06_run aug[CH06_NAB][CH06_NH];
     ch06_run euler[CH06_NAB];                /* explicit Euler, h = 1e-3 */
-    /* Step 6: a forced independent coordinate */
-    ch06_run forced, automatic;
+    /* Step 6: a forced independent coordinate; the same at the start, re-selected
+     * at each ratio (the crank angle theta2 at the first re-selection, from the
+     * reference); the automatic choice */
+    ch06_run forced, switched[CH06_NRATIO], automatic;
+    double switch_theta2[CH06_NRATIO];
     /* Step 7: the double pendulum */
     double dp_BMB[2][2];
     size_t dp_independent[2];

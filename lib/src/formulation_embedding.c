@@ -54,12 +54,13 @@ typedef struct {
 
 typedef struct {
     size_t k;                   /* n - m: the degrees of freedom */
-    int forced;                 /* the partition was given (no re-selection) */
+    int forced;                 /* the partition was given, held throughout (no re-selection) */
+    int given;                  /* a set was given: forced, or where the run starts */
     double tol, ratio, singular;
     unsigned max_iter;
     partition cur;              /* the partition of y */
     partition cand;             /* the best one at some q (a candidate) */
-    size_t *forced_set;         /* the copy mbd_formulation_params.independent points to */
+    size_t *given_set;          /* the copy mbd_formulation_params.independent points to */
     /* the anchor: the last packed or accepted state, where Newton starts */
     gsl_vector *qa, *qda;       /* n */
     gsl_matrix *Bda;            /* m x k: B's dependent rows there (the predictor) */
@@ -126,6 +127,15 @@ static void partition_from_marks(const unsigned char *mark, size_t n, partition 
         else
             P->indep[a++] = j;
     }
+}
+
+/* The current partition back to the given set (ascending, as the copy is) */
+static void set_given(embedding *e, size_t n)
+{
+    memset(e->mark, 1, n);
+    for (size_t j = 0; j < e->k; j++)
+        e->mark[e->given_set[j]] = 0;
+    partition_from_marks(e->mark, n, &e->cur);
 }
 
 static int same_partition(const embedding *e, const partition *A, const partition *B)
@@ -488,7 +498,7 @@ static int accel(mbd_formulation *f, double t, const gsl_vector *q, const gsl_ve
 static size_t dim(const mbd_formulation *f) { return 2 * ws(f)->k; }
 
 /* >> embedding-pack */
-/* The partition at q0 (or the forced one), then the document's set-up: the
+/* The partition at q0 (or the given one), then the document's set-up: the
  * independent coordinates and velocities of (q0, qd0) held, the dependent
  * ones by Newton and the velocity solve. */
 static int pack(mbd_formulation *f, double t, const double q0[], const double qd0[], double y[])
@@ -505,7 +515,9 @@ static int pack(mbd_formulation *f, double t, const double q0[], const double qd
     int st = f->s->jacobian(f->s, t, e->q, f->Cq);
     if (st != GSL_SUCCESS)
         return mbd_formulation_model_failed(f, st, t, "constraint Jacobian");
-    if (!e->forced) {
+    if (e->given) {
+        set_given(e, n);                 /* a re-selection of the last run moved it */
+    } else {
         double pivot = 0.0;
         st = select_best(f, t, &pivot);
         if (st != GSL_SUCCESS)
@@ -770,7 +782,7 @@ static void release(mbd_formulation *f)
     free(e->cur.dep);
     free(e->cand.indep);
     free(e->cand.dep);
-    free(e->forced_set);
+    free(e->given_set);
     free(e->mark);
     free(e);
     f->kind_ws = NULL;
@@ -792,6 +804,8 @@ static int init(mbd_formulation *f)
         return MBD_EINPUT;
     if (p->independent != NULL && p->n_independent != n - m)
         return MBD_EINPUT;
+    if (p->reselect_independent && p->independent == NULL)
+        return MBD_EINPUT;                 /* a start set to re-select: none given */
 
     embedding *e = calloc(1, sizeof *e);
     if (e == NULL)
@@ -836,7 +850,7 @@ static int init(mbd_formulation *f)
             || !e->MB || !e->gc || !e->w || !e->qddi || !e->QR || !e->tau || !e->norm || !e->p)
             return GSL_ENOMEM;
     }
-    /* the partition before any pack: the forced one, or the coordinates'
+    /* the partition before any pack: the given one, or the coordinates'
      * order (replaced by the choice at pack) */
     memset(e->mark, 0, n);
     if (p->independent != NULL) {
@@ -848,18 +862,19 @@ static int init(mbd_formulation *f)
         }
         for (size_t j = 0; j < n; j++)
             e->mark[j] = !e->mark[j];      /* 1: dependent */
-        e->forced = 1;
-        e->forced_set = calloc(k, sizeof *e->forced_set);
-        if (e->forced_set == NULL)
+        e->given = 1;
+        e->forced = !p->reselect_independent;
+        e->given_set = calloc(k, sizeof *e->given_set);
+        if (e->given_set == NULL)
             return GSL_ENOMEM;
     } else {
         for (size_t r = 0; r < m; r++)
             e->mark[r] = 1;
     }
     partition_from_marks(e->mark, n, &e->cur);
-    if (e->forced) {
-        memcpy(e->forced_set, e->cur.indep, k * sizeof *e->forced_set);
-        f->p.independent = e->forced_set;  /* the caller's array need not outlive f */
+    if (e->given) {
+        memcpy(e->given_set, e->cur.indep, k * sizeof *e->given_set);
+        f->p.independent = e->given_set;   /* the caller's array need not outlive f */
     }
     if (m > 0) {
         gsl_vector_set_zero(e->qa);

@@ -39,7 +39,9 @@ int mbd_study_run(const mbd_system *sys, const mbd_study_spec *spec, const doubl
     r->integrator = ode.name;
     mbd_formulation_params fp = {.mu = spec->mu, .alpha = spec->alpha, .beta = spec->beta,
                                  .independent = spec->independent,
-                                 .n_independent = spec->n_independent};
+                                 .n_independent = spec->n_independent,
+                                 .reselect_independent = spec->reselect_independent,
+                                 .reselect_ratio = spec->reselect_ratio};
     if (mbd_formulation_method(spec->method, &fp) != GSL_SUCCESS)
         return mbd_failure_set(&r->fail, MBD_EINPUT, spec->t0, "unknown method '%s'",
                                spec->method ? spec->method : "(none)");

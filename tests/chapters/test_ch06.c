@@ -231,6 +231,53 @@ static void embedded_runs(void)
     ch06_model_free(&md);
 }
 
+/* x4 given at the start and re-selected: at ratio 0.1 the set switches to
+ * theta2 once, before the dead centre theta2 = pi (the reference's crank
+ * angle at the switch between 150 and 180 degrees), and the run goes on to
+ * 2 s within 1e-5 of the reference where the held x4 stops; at 0.5 (the
+ * library's default) x4 is below half of theta2's pivot already and is left
+ * at the first step. */
+static void given_x4_switches_at_the_dead_centre(void)
+{
+    ch06_model md;
+    build(&md, CH06_SLIDER_CRANK);
+    size_t x4, th2;
+    REQUIRE_STATUS(mbd_planar_coordinate(md.pm, "x4", &x4), GSL_SUCCESS);
+    REQUIRE_STATUS(mbd_planar_coordinate(md.pm, "theta2", &th2), GSL_SUCCESS);
+    const double ratios[2] = {0.1, 0.5};
+    for (int k = 0; k < 2; k++) {
+        ch06_spec spec;
+        ch06_spec_default(&spec, CH06_SLIDER_CRANK);
+        spec.independent[0] = x4;
+        spec.n_independent = 1;
+        spec.reselect = 1;
+        spec.run.reselect_ratio = ratios[k];
+        ch06_run r;
+        ch06_run_init(&r);
+        REQUIRE_STATUS(ch06_run_spec(&md, &spec, &r), GSL_SUCCESS);
+        CHECK_STATUS(r.res.status, GSL_SUCCESS);
+        CU_ASSERT_EQUAL(r.res.independent0[0], x4);
+        CU_ASSERT_EQUAL(r.res.independent_end[0], th2);
+        CU_ASSERT_EQUAL_FATAL(r.res.reselections, 1);
+        const mbd_formulation_reselection *ev = &r.res.events[0];
+        CU_ASSERT_EQUAL(ev->left, x4);
+        CU_ASSERT_EQUAL(ev->joined, th2);
+        CHECK_LE(ev->ratio, ratios[k]);
+        CHECK_LE(r.max_state_error, 1e-5);
+        CHECK_CLOSE(r.h.t[r.h.rows - 1], 2.0, 1e-12);
+        if (k == 0) {
+            double state[18];
+            mbd_failure fl;
+            REQUIRE_STATUS(ch06_reference(&md, 1e-12, &ev->t, 1, state, &fl), GSL_SUCCESS);
+            CHECK_IN(state[th2] * 180.0 / M_PI, 150.0, 180.0);
+        } else {
+            CHECK_CLOSE(ev->t, spec.run.ode.h, 1e-12);
+        }
+        ch06_run_free(&r);
+    }
+    ch06_model_free(&md);
+}
+
 /* ------------------------------------------------------------------------ */
 /* The program                                                               */
 
@@ -255,6 +302,23 @@ static void forced_coordinate_fails(void)
     CHECK_CLOSE(test_summary(r.out, "t_reached"), 2.0, 1e-12);
     CHECK_CLOSE(test_summary(r.out, "E0"), 3.995949932874, 1e-12);
     CHECK_IN(test_summary(r.out, "reselections"), 0, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "independent_end = theta2\n"));
+    test_run_free(&r);
+    /* x4 at the start, re-selected at ratio 0.1 (the report names the event) */
+    snprintf(cmd, sizeof cmd, "%s --independent x4 --reselect --reselect-ratio 0.1 --summary",
+             test_program(PROG));
+    test_run(cmd, &r);
+    CHECK_MSG(r.status == 0 && strstr(r.out, "independent = x4\n")
+                  && strstr(r.out, "independent_end = theta2\n") && strstr(r.out, "status = ok"),
+              "x4 re-selected: exit %d, %s", r.status, r.err);
+    CHECK_IN(test_summary(r.out, "reselections"), 1, 1);
+    CHECK_LE(test_summary(r.out, "max_state_error"), 1e-5);
+    test_run_free(&r);
+    snprintf(cmd, sizeof cmd, "%s --independent x4 --reselect --reselect-ratio 0.1",
+             test_program(PROG));
+    test_run(cmd, &r);
+    CHECK_MSG(r.status == 0 && strstr(r.out, "t = 0.3") && strstr(r.out, "x4 out, theta2 in"),
+              "x4 re-selected, report: %s", r.out);
     test_run_free(&r);
 }
 
@@ -271,6 +335,14 @@ static void usage_errors(void)
         {"--scenario triple", "triple"},
         {"--method embedding --mu 5", "mu"},
         {"--method embedding --project", "project"},
+        {"--reselect", "--reselect needs --independent"},
+        {"--independent auto --reselect", "--reselect needs --independent"},
+        {"--independent x4 --reselect-ratio 0.1", "held throughout"},
+        {"--independent x4 --reselect --reselect-ratio 0", "reselect-ratio"},
+        {"--independent x4 --reselect --reselect-ratio 1.5", "reselect-ratio"},
+        {"--reselect-ratio nan", "reselect-ratio"},
+        {"--method augmented --reselect-ratio 0.2", "--reselect-ratio applies"},
+        {"--method augmented --independent x4 --reselect", "--independent applies"},
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         char cmd[512];
@@ -331,6 +403,8 @@ static CU_TestInfo tests[] = {
     {"embedded = augmented = minimal coordinates", three_ways_agree},
     {"embedded |C| and RK4 energy per halving; augmented drift", embedded_runs},
     {"forced x4 fails at the dead centre, auto runs through", forced_coordinate_fails},
+    {"x4 given and re-selected switches before the dead centre",
+     given_x4_switches_at_the_dead_centre},
     {"usage errors", usage_errors},
     {"csv, other scenarios", csv_and_other_scenarios},
     {"story", story_runs},

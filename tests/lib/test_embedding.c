@@ -592,6 +592,83 @@ static void forced_set_fails(void)
     mbd_history_free(&he);
 }
 
+/* (5) A given set that may be left (reselect_independent): released from
+ * rest at 0.6 rad from the bottom with y given independent, C_q_d = 2x's
+ * pivot is tan(phi) of the best block's (2|y|); the run starts with y,
+ * keeps it while tan(phi) >= 0.5 and hands over to x once, as the rod
+ * passes atan(0.5), and moves as the projection does. A second pack starts
+ * from y again: the given set, not the one the last run ended with. */
+static void given_set_reselected(void)
+{
+    pendulum p = pendulum_data();
+    mbd_system s = pendulum_system(&p);
+    double q0[2], qd0[2];
+    pendulum_state(&p, 0.6, 0.0, q0, qd0);
+    const size_t y = 1;
+    mbd_formulation_params fp = {.independent = &y, .n_independent = 1,
+                                 .reselect_independent = 1};
+    mbd_formulation *f = make(&s, "embedding", &fp);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    double yy[2];
+    size_t ind = 9;
+    REQUIRE_STATUS(mbd_formulation_pack(f, 0.0, q0, qd0, yy), GSL_SUCCESS);
+    CU_ASSERT_EQUAL(mbd_formulation_independent(f, &ind), 1);
+    CU_ASSERT_EQUAL(ind, y);
+    mbd_ode_params op;
+    mbd_ode_preset("tight", &op);
+    mbd_sim_params sp = {.t0 = 0, .t_end = 1.0, .dt_out = 1e-3, .max_violation = 1};
+    mbd_history he, hp;
+    mbd_history_init(&he);
+    mbd_history_init(&hp);
+    mbd_sim_stats se, sps;
+    mbd_failure fl;
+    REQUIRE_STATUS(mbd_simulate(f, &op, &sp, q0, qd0, &he, &se, &fl), GSL_SUCCESS);
+    REQUIRE_STATUS(run(&s, "projection", NULL, "tight", 0, 1.0, 1e-3, q0, qd0, &hp, &sps, &fl,
+                       NULL, NULL),
+                   GSL_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(mbd_formulation_reselections(f), 1);
+    mbd_formulation_reselection ev;
+    REQUIRE_STATUS(mbd_formulation_reselection_get(f, 0, &ev), GSL_SUCCESS);
+    CU_ASSERT_EQUAL(ev.left, y);
+    CU_ASSERT_EQUAL(ev.joined, 0);
+    CU_ASSERT_EQUAL(ev.cause, MBD_FORMULATION_RESELECT_PIVOT);
+    CHECK_IN(ev.ratio, 0.4, 0.5);
+    /* the projection's first output with tan(phi) = x / -y below 0.5 */
+    double t_cross = NAN;
+    for (size_t k = 0; k < hp.rows && isnan(t_cross); k++) {
+        const double *q = mbd_history_q(&hp, k);
+        if (q[0] < -0.5 * q[1])
+            t_cross = hp.t[k];
+    }
+    CU_ASSERT_FATAL(isfinite(t_cross));
+    CHECK_IN(ev.t, t_cross - 1e-3, t_cross + 0.05);   /* at the end of the step across */
+    CU_ASSERT_EQUAL_FATAL(he.rows, hp.rows);
+    double diff = 0;
+    for (size_t k = 0; k < he.rows; k++)
+        for (size_t i = 0; i < 2; i++)
+            diff = fmax(diff, fabs(mbd_history_q(&he, k)[i] - mbd_history_q(&hp, k)[i]));
+    CHECK_LE(diff, 1e-7);
+    CHECK_LE(se.max_C, 1e-10);
+    mbd_formulation_independent(f, &ind);
+    CU_ASSERT_EQUAL(ind, 0);                          /* the run ended with x */
+    REQUIRE_STATUS(mbd_formulation_pack(f, 0.0, q0, qd0, yy), GSL_SUCCESS);
+    mbd_formulation_independent(f, &ind);
+    CU_ASSERT_EQUAL(ind, y);                          /* a new run starts from y */
+    CU_ASSERT_EQUAL(mbd_formulation_reselections(f), 0);
+    mbd_formulation_free(f);
+    /* held throughout, y goes on past atan(0.5) until the rod nears the
+     * bottom, where C_q_d = 2x vanishes: a failure, nothing re-selected */
+    fp.reselect_independent = 0;
+    size_t count = 99;
+    const int r = run(&s, "embedding", &fp, "tight", 0, 1.0, 1e-3, q0, qd0, &he, &se, &fl, &count,
+                      NULL);
+    CHECK_MSG(r == MBD_ESINGULAR || r == MBD_ENOCONV, "held y: status %d", r);
+    CU_ASSERT_EQUAL(count, 0);
+    CHECK_GE(fl.time, t_cross);
+    mbd_history_free(&he);
+    mbd_history_free(&hp);
+}
+
 /* The condition number is that of K = [C_q; I_d]: with x independent,
  * K = [2x 2y; 1 0], |K|_1 = max(2|x| + 1, 2|y|), |K^-1|_1 = max(1/(2|y|),
  * 1 + |x/y|); it grows without bound towards the horizontal. */
@@ -824,12 +901,13 @@ static void parameters_and_names(void)
     CU_ASSERT_PTR_NOT_NULL(mbd_formulation_method_names[k]);
     CU_ASSERT_PTR_NOT_NULL(mbd_formulation_method_descriptions[k]);
     /* refused: a set of the wrong size, out of range, repeated; a count
-     * without a set; a ratio above 1; a negative tolerance; Baumgarte */
+     * without a set; re-selection of a set not given; a ratio above 1; a negative tolerance; Baumgarte */
     const size_t two[2] = {0, 1}, big = 2;
     const mbd_formulation_params bad[] = {
         {.independent = two, .n_independent = 2},
         {.independent = &big, .n_independent = 1},
         {.n_independent = 1},
+        {.reselect_independent = 1},
         {.reselect_ratio = 1.5},
         {.newton_tol = -1e-12},
         {.baumgarte = 1, .alpha = 1, .beta = 1},
@@ -881,6 +959,7 @@ static CU_TestInfo embedding_tests[] = {
     {"double_pendulum_run", double_pendulum_run},
     {"reselection_at_the_horizontal", reselection_at_the_horizontal},
     {"forced_set_fails", forced_set_fails},
+    {"given_set_reselected", given_set_reselected},
     {"condition_of_K", condition_of_K},
     {"newton_failure_reselects", newton_failure_reselects},
     {"pack_holds_the_independent_coordinates", pack_holds_the_independent_coordinates},

@@ -107,10 +107,13 @@ typedef struct {
     int baumgarte_printed;    /* the document's eq. (72) sign: gamma + 2 alpha C' + beta^2 C */
     /* the embedding (0 or NULL picks each default) */
     const size_t *independent;  /* the n - m coordinates (indices into q) held independent
-                                   throughout, copied at alloc; NULL: chosen automatically
+                                   throughout (or at the start: reselect_independent),
+                                   copied at alloc; NULL: chosen automatically
                                    (QR with column pivoting of C_q) and re-chosen when they
                                    degrade */
     size_t n_independent;       /* entries of `independent`: n - m when it is given */
+    int reselect_independent;   /* with `independent`: 1 starts from that set and re-selects
+                                   it as the automatic choice does (0: held throughout) */
     double newton_tol;          /* Newton on C(t, q_d; q_i) = 0 stops at |C| <= newton_tol
                                    (the model's units of C); 0: 1e-12. The null-space
                                    kind's position correction uses the same (and
@@ -274,7 +277,9 @@ const char *mbd_formulation_kind_name(mbd_formulation_kind kind);
  * minimum-norm Newton and velocity steps from the nearest guess, which
  * changes it by that projection. A failure inside a step (at an
  * integrator's stage) ends the run: the stages are in the old coordinates.
- * With a forced set nothing is re-selected: its ratio falling below
+ * A given set with reselect_independent is only where the run starts: it
+ * is re-selected as the automatic one is. With a forced set (held
+ * throughout) nothing is re-selected: its ratio falling below
  * singular_ratio after a step, a singular C_q_d or a Newton failure is the
  * formulation's failure (MBD_ESINGULAR or MBD_ENOCONV, with the time and
  * the coordinates in mbd_formulation_failure). The ratio test is needed

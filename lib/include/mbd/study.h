@@ -46,6 +46,9 @@ typedef struct {
     const size_t *independent;   /* the embedding: a forced set of independent coordinates
                                     (n - m indices into q), or NULL to choose them */
     size_t n_independent;
+    int reselect_independent;    /* 1: `independent` is the start, re-selected as it degrades */
+    double reselect_ratio;       /* the embedding's re-selection threshold (formulation.h); 0:
+                                    its default */
     mbd_sim_observer observe;    /* may be NULL: every output's row (simulate.h), for a
                                     run that measures as it goes and keeps no history */
     void *observe_ctx;
