@@ -32,7 +32,8 @@ NR == 1 {
     for (i = 1; i <= NF; i++)
         col[$i] = i
     print "program", "case", "method", "kind", "median", "min", "max", "steps", "fevals",
-          "outputs", "per step", "per rhs", "per output", "bare LU (n+m)", "overhead"
+          "outputs", "per step", "per rhs", "per output", "of it the model", "own", "bare LU (n+m)",
+          "overhead"
     next
 }
 
@@ -43,6 +44,6 @@ NR == 1 {
           seconds($col["median_s"]), seconds($col["min_s"]), seconds($col["max_s"]),
           count($col["steps"]), count($col["fevals"]), count($col["outputs"]),
           seconds($col["per_step_s"]), seconds($col["per_rhs_s"]), seconds($col["per_output_s"]),
-          lu, overhead
+          seconds($col["output_model_s"]), seconds($col["output_own_s"]), lu, overhead
 }
 

@@ -125,7 +125,8 @@ const char *mbd_cli_bench_kind_name(mbd_cli_bench_kind kind)
 void mbd_cli_bench_header(FILE *out)
 {
     fputs("commit,date,program,case,method,kind,repeats,calls,min_s,median_s,max_s,steps,fevals,"
-          "outputs,per_step_s,per_rhs_s,per_output_s,kkt_size,kkt_lu_s,overhead\n",
+          "outputs,per_step_s,per_rhs_s,per_output_s,kkt_size,kkt_lu_s,overhead,"
+          "output_model_s,output_own_s\n",
           out);
 }
 
@@ -139,6 +140,7 @@ typedef struct {
     double per_step, per_rhs, per_output;
     long kkt_size;
     double kkt_lu, overhead;
+    double output_model, output_own;
 } bench_row;
 
 /* a text field, with what would break the CSV (a comma, a quote, a line
@@ -211,6 +213,8 @@ static void write_row(FILE *out, const bench_row *r)
     put_long(out, r->kkt_size);
     put_double(out, r->kkt_lu);
     put_double(out, r->overhead);
+    put_double(out, r->output_model);
+    put_double(out, r->output_own);
     fputc('\n', out);
     fflush(out);
 }
@@ -218,18 +222,19 @@ static void write_row(FILE *out, const bench_row *r)
 /* ------------------------------------------------------------------------ */
 /* The cases' measurements, and the passes                                   */
 
-/* One case: one timed function (whole-run, integration), or two timed in
- * alternate repetitions (output: with and without the outputs; rhs: the
- * right-hand side and the bare LU). Calibrated once; the seconds per call of
- * each repetition in va[], vb[]. */
+/* One case: one timed function (whole-run, integration), or two or three
+ * timed in alternate repetitions (output: with and without the outputs, and
+ * the model callbacks of one output; rhs: the right-hand side and the bare
+ * LU). Calibrated once; the seconds per call of each repetition in va[],
+ * vb[], vc[]. */
 typedef struct {
     char program[64], case_name[128], method[128];
     mbd_cli_bench_kind kind;
     long repeats, done;
-    long calls[2];
+    long calls[3];
     mbd_cli_bench_counts counts[2];
     long kkt_size;
-    double *va, *vb;
+    double *va, *vb, *vc;
 } entry;
 
 /* While mbd_cli_bench_passes runs a program's bench part, the entries of
@@ -257,17 +262,18 @@ static int entry_init(entry *e, const char *program, const char *case_name, cons
     e->kind = kind;
     e->repeats = repeats;
     e->kkt_size = kkt_size;
-    e->va = calloc(2 * (size_t)repeats, sizeof *e->va);
+    e->va = calloc(3 * (size_t)repeats, sizeof *e->va);
     if (e->va == NULL)
         return GSL_ENOMEM;
     e->vb = e->va + repeats;
+    e->vc = e->vb + repeats;
     return GSL_SUCCESS;
 }
 
 static void entry_free(entry *e)
 {
     free(e->va);
-    e->va = e->vb = NULL;
+    e->va = e->vb = e->vc = NULL;
 }
 
 static int entry_same(const entry *e, const char *program, const char *case_name,
@@ -288,7 +294,8 @@ static void entry_write(FILE *out, entry *e)
     bench_row r = {.program = e->program, .case_name = e->case_name, .method = e->method,
                    .kind = e->kind, .repeats = e->done, .calls = e->calls[0],
                    .counts = e->counts[0], .per_step = NAN, .per_rhs = NAN, .per_output = NAN,
-                   .kkt_lu = NAN, .overhead = NAN};
+                   .kkt_lu = NAN, .overhead = NAN, .output_model = NAN,
+                   .output_own = NAN};
     if (e->done < 1)
         return;
     switch (e->kind) {
@@ -307,6 +314,10 @@ static void entry_write(FILE *out, entry *e)
         r.time = spread_of(e->va, e->done);
         r.counts.outputs = extra;
         r.per_output = r.time.median;
+        if (e->calls[2] > 0) {
+            r.output_model = spread_of(e->vc, e->done).median;
+            r.output_own = r.per_output - r.output_model;
+        }
         break;
     }
     case MBD_CLI_BENCH_RHS:
@@ -322,10 +333,10 @@ static void entry_write(FILE *out, entry *e)
 
 /* One case, timed: outside the passes all its repetitions, and its row is
  * written; in a pass one repetition, the first pass making and calibrating
- * its entry. tb may be NULL. */
+ * its entry. tb and tc may be NULL (tc only with tb). */
 static int bench_case(FILE *out, const char *program, const char *case_name, const char *method,
                       mbd_cli_bench_kind kind, long repeats, long kkt_size, timed *ta,
-                      timed *tb)
+                      timed *tb, timed *tc)
 {
     entry local, *e = &local;
     int st = GSL_SUCCESS, fresh = 1;
@@ -362,7 +373,11 @@ static int bench_case(FILE *out, const char *program, const char *case_name, con
         st = calibrate(ta);
         if (st == GSL_SUCCESS && tb != NULL)
             st = calibrate(tb);
+        if (st == GSL_SUCCESS && tb != NULL && tc != NULL)
+            st = calibrate(tc);
         e->calls[0] = ta->calls;
+        if (tb != NULL && tc != NULL)
+            e->calls[2] = tc->calls;
         e->counts[0] = ta->counts;
         if (tb != NULL) {
             e->calls[1] = tb->calls;
@@ -382,12 +397,16 @@ static int bench_case(FILE *out, const char *program, const char *case_name, con
         ta->calls = e->calls[0];
         if (tb != NULL)
             tb->calls = e->calls[1];
+        if (tb != NULL && tc != NULL)
+            tc->calls = e->calls[2];
     }
     const long reps = passes.active ? 1 - warm_used : e->repeats;
     for (long r = 0; r < reps && st == GSL_SUCCESS && e->done < e->repeats; r++) {
         st = repetition(ta, &e->va[e->done]);
         if (st == GSL_SUCCESS && tb != NULL)
             st = repetition(tb, &e->vb[e->done]);
+        if (st == GSL_SUCCESS && tb != NULL && tc != NULL)
+            st = repetition(tc, &e->vc[e->done]);
         if (st == GSL_SUCCESS)
             e->done++;
     }
@@ -439,7 +458,7 @@ int mbd_cli_bench(FILE *out, const char *program, const char *case_name, const c
                   mbd_cli_bench_kind kind, long repeats, mbd_cli_bench_fn fn, void *ctx)
 {
     timed t = {.fn = fn, .ctx = ctx};
-    return bench_case(out, program, case_name, method, kind, repeats, 0, &t, NULL);
+    return bench_case(out, program, case_name, method, kind, repeats, 0, &t, NULL, NULL);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -469,8 +488,43 @@ static int integrate(void *ctx, mbd_cli_bench_counts *n)
     return st;
 }
 
+/* The model callbacks one output's measurement needs (what
+ * mbd_formulation_measure_q calls: C_q, C, C_t when the model has it, and
+ * the energy), at two neighbouring outputs of the run in turn. */
+typedef struct {
+    const mbd_system *s;
+    double t[2];
+    const double *q[2], *qd[2];
+    gsl_matrix *Cq;
+    gsl_vector *C, *Ct;
+    unsigned turn;
+} model_case;
+
+static int model_once(void *ctx, mbd_cli_bench_counts *n)
+{
+    model_case *c = ctx;
+    const unsigned i = c->turn++ & 1u;
+    const mbd_system *s = c->s;
+    (void)n;
+    gsl_vector_const_view q = gsl_vector_const_view_array(c->q[i], s->n),
+                          qd = gsl_vector_const_view_array(c->qd[i], s->n);
+    int st = GSL_SUCCESS;
+    if (s->m > 0) {
+        st = s->jacobian(s, c->t[i], &q.vector, c->Cq);
+        if (st == GSL_SUCCESS)
+            st = s->constraint(s, c->t[i], &q.vector, c->C);
+        if (st == GSL_SUCCESS && s->constraint_t != NULL)
+            st = s->constraint_t(s, c->t[i], &q.vector, c->Ct);
+    }
+    double E = 0.0;
+    if (st == GSL_SUCCESS && s->energy != NULL)
+        st = s->energy(s, c->t[i], &q.vector, &qd.vector, &E);
+    return st;
+}
+
 /* the integration with outputs at spec->dt_out and with outputs at the ends
- * only, timed in alternate repetitions */
+ * only, and the model callbacks of one output, timed in alternate
+ * repetitions */
 static int bench_output(FILE *out, const char *program, const char *case_name, long repeats,
                         pipeline_case *with)
 {
@@ -481,9 +535,38 @@ static int bench_output(FILE *out, const char *program, const char *case_name, l
      * are many: a run with fewer than 10 000 is timed on a grid of 10 000 */
     if (!(with->spec.dt_out > 0) || span / with->spec.dt_out < 1e4)
         dense.spec.dt_out = span / 1e4;
-    timed tw = {.fn = integrate, .ctx = &dense}, te = {.fn = integrate, .ctx = &ends};
-    return bench_case(out, program, case_name, with->method, MBD_CLI_BENCH_OUTPUT, repeats, 0,
-                      &tw, &te);
+    const mbd_system *s = with->sys;
+    mbd_history h;
+    mbd_history_init(&h);
+    mbd_study_result res;
+    model_case mc = {.s = s};
+    mc.Cq = gsl_matrix_alloc(s->m > 0 ? s->m : 1, s->n);
+    mc.C = gsl_vector_alloc(s->m > 0 ? s->m : 1);
+    mc.Ct = gsl_vector_alloc(s->m > 0 ? s->m : 1);
+    int st = mc.Cq && mc.C && mc.Ct ? GSL_SUCCESS : GSL_ENOMEM;
+    if (st == GSL_SUCCESS)
+        st = mbd_study_run(s, &with->spec, with->q0, with->qd0, &h, &res);
+    if (st == GSL_SUCCESS)
+        st = res.status;
+    if (st == GSL_SUCCESS && h.rows < 2)
+        st = MBD_EINPUT;
+    if (st == GSL_SUCCESS) {
+        const size_t mid = (h.rows - 1) / 2;
+        for (size_t i = 0; i < 2; i++) {
+            mc.t[i] = h.t[mid + i];
+            mc.q[i] = mbd_history_q(&h, mid + i);
+            mc.qd[i] = mbd_history_qd(&h, mid + i);
+        }
+        timed tw = {.fn = integrate, .ctx = &dense}, te = {.fn = integrate, .ctx = &ends},
+              tm = {.fn = model_once, .ctx = &mc};
+        st = bench_case(out, program, case_name, with->method, MBD_CLI_BENCH_OUTPUT, repeats, 0,
+                        &tw, &te, &tm);
+    }
+    gsl_vector_free(mc.Ct);
+    gsl_vector_free(mc.C);
+    gsl_matrix_free(mc.Cq);
+    mbd_history_free(&h);
+    return st;
 }
 
 /* one right-hand side, at two neighbouring states in turn (so that no call
@@ -589,7 +672,7 @@ static int bench_rhs(FILE *out, const char *program, const char *case_name, long
         timed tr = {.fn = rhs_once, .ctx = &rc}, tl = {.fn = lu_once, .ctx = &lc};
         if (st == GSL_SUCCESS)
             st = bench_case(out, program, case_name, c->method, MBD_CLI_BENCH_RHS, repeats,
-                            (long)k, &tr, &tl);
+                            (long)k, &tr, &tl, NULL);
     }
     gsl_permutation_free(perm);
     gsl_vector_free(x);

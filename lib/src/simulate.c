@@ -91,10 +91,14 @@ void mbd_sim_stats_add(mbd_sim_stats *s, long output, double C_norm, double Cdot
 {
     if (output == 0)
         s->E0 = E;
-    s->max_C = fmax(s->max_C, C_norm);
-    s->max_Cdot = fmax(s->max_Cdot, Cdot_norm);
-    if (isfinite(E) && isfinite(s->E0))
-        s->max_dE = fmax(s->max_dE, fabs(E - s->E0));
+    /* comparisons, not fmax (a call); a NaN norm is passed over as fmax
+     * passes it over */
+    if (C_norm > s->max_C)
+        s->max_C = C_norm;
+    if (Cdot_norm > s->max_Cdot)
+        s->max_Cdot = Cdot_norm;
+    if (isfinite(E) && isfinite(s->E0) && fabs(E - s->E0) > s->max_dE)
+        s->max_dE = fabs(E - s->E0);
 }
 
 static int record(void *ctx, double t, const double y[], const mbd_run_info *info,

@@ -129,7 +129,7 @@ static void help_and_version(void)
 /* ------------------------------------------------------------------------ */
 /* Benchmarks: the one CSV schema                                           */
 
-#define BENCH_COLUMNS 20
+#define BENCH_COLUMNS 22
 
 /* the lines of a stream from its start (at most 8, each at most 511 chars) */
 static size_t read_lines(FILE *f, char lines[8][512])
@@ -403,6 +403,18 @@ static void bench_pipeline_rows(void)
     CHECK_CLOSE(bench_value(lines, 1, "outputs"), 201, 0);
     CHECK_CLOSE(bench_value(lines, 2, "outputs"), 9999, 0);
     CHECK_REL(bench_value(lines, 2, "per_output_s"), bench_value(lines, 2, "median_s"), 1e-5);
+    /* beside it the model callbacks of one output, and the pipeline's own
+     * work: the difference (of 6-digit fields) */
+    const double per = bench_value(lines, 2, "per_output_s"),
+                 model = bench_value(lines, 2, "output_model_s"),
+                 own = bench_value(lines, 2, "output_own_s");
+    CHECK_MSG(model > 0 && model < 1e-3, "output_model_s %g", model);
+    CHECK_MSG(fabs(own - (per - model)) <= 1e-5 * (fabs(per) + fabs(model)), "own %g, %g - %g",
+              own, per, model);
+    for (size_t r = 1; r < 4; r += 2)
+        CHECK_MSG(isnan(bench_value(lines, r, "output_model_s"))
+                      && isnan(bench_value(lines, r, "output_own_s")),
+                  "row %zu has output measures", r);
     CHECK_CLOSE(bench_value(lines, 3, "kkt_size"), 3, 0);
     CHECK_CLOSE(bench_value(lines, 3, "fevals"), 1, 0);
     const double rhs = bench_value(lines, 3, "per_rhs_s"), lu = bench_value(lines, 3, "kkt_lu_s");

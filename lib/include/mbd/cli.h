@@ -340,8 +340,9 @@ const char *mbd_cli_format_seconds(char *buf, size_t size, double seconds, int n
  * time per call are reported. A case whose warm-up call alone takes
  * MBD_CLI_BENCH_LONG_SECONDS or more (a story) counts that call as its first
  * repetition and is repeated at most MBD_CLI_BENCH_LONG_REPEATS times (its
- * row's `repeats` says how many): seconds-long cases vary little, and make
- * bench stays within its minute. Times are the process's CPU seconds
+ * row's `repeats` says how many: the min and the max of two): cases of half
+ * a second or more vary little, and make bench stays within its minute.
+ * Times are the process's CPU seconds
  * (CLOCK_PROCESS_CPUTIME_ID), which other programs on the machine disturb
  * less than wall-clock time.
  *
@@ -378,7 +379,13 @@ const char *mbd_cli_format_seconds(char *buf, size_t size, double seconds, int n
  *                the constraint measures, a step cut short) is in it; a run
  *                with fewer than 10 000 outputs is timed on a grid of 10 000
  *                (the difference of two timings needs many outputs to stand
- *                above their noise)
+ *                above their noise); beside it, in alternate repetitions,
+ *                the model callbacks one output's measures need (C_q, C,
+ *                C_t if the model has it, the energy: what
+ *                mbd_formulation_measure_q calls) at the run's two middle
+ *                outputs in turn, and the difference: the pipeline's own
+ *                work per output (interpolation, unpacking, the norms, the
+ *                statistics, the history)
  *
  * A static chapter (no time integration) calls its solve the integration:
  * the method alone, without the checks and the summary around it.
@@ -387,7 +394,7 @@ const char *mbd_cli_format_seconds(char *buf, size_t size, double seconds, int n
  *
  *   commit,date,program,case,method,kind,repeats,calls,min_s,median_s,max_s,
  *   steps,fevals,outputs,per_step_s,per_rhs_s,per_output_s,kkt_size,kkt_lu_s,
- *   overhead
+ *   overhead,output_model_s,output_own_s
  *
  *   commit, date   $MBD_BENCH_COMMIT (default "unknown") and $MBD_BENCH_DATE
  *                  (default: now, ISO 8601 UTC); `make bench` sets both
@@ -403,13 +410,16 @@ const char *mbd_cli_format_seconds(char *buf, size_t size, double seconds, int n
  *   per_output_s   median (output)
  *   kkt_size, kkt_lu_s, overhead
  *                  n + m, the median bare LU solve, per_rhs_s / kkt_lu_s (rhs)
+ *   output_model_s, output_own_s
+ *                  the median model callbacks of one output, and
+ *                  per_output_s minus it (output)
  *
  * A field that does not apply is empty; every row has every column. A failing
  * case returns its status and writes nothing. */
 
 #define MBD_CLI_BENCH_MIN_SECONDS 0.02
-#define MBD_CLI_BENCH_LONG_SECONDS 1.0
-#define MBD_CLI_BENCH_LONG_REPEATS 3
+#define MBD_CLI_BENCH_LONG_SECONDS 0.5
+#define MBD_CLI_BENCH_LONG_REPEATS 2
 
 typedef enum {
     MBD_CLI_BENCH_WHOLE_RUN,
