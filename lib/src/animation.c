@@ -728,27 +728,6 @@ static double canvas_height(const job *J, double w)
     return floor(h);
 }
 
-/* A temporary file beside path, created empty (so that the directory is known
- * to be writable); its name in buf. */
-static int make_partial(const char *path, char *buf, size_t size, mbd_failure *fail)
-{
-    for (int attempt = 0; attempt < 100; attempt++) {
-        if ((size_t)snprintf(buf, size, "%s.%ld-%d.part", path, (long)getpid(), attempt) >= size)
-            return mbd_failure_set(fail, MBD_EIO, NAN, "cannot write animation '%s': the name is too long",
-                                   path);
-        FILE *f = fopen(buf, "wx");
-        if (f != NULL) {
-            fclose(f);
-            return GSL_SUCCESS;
-        }
-        if (errno != EEXIST)
-            return mbd_failure_set(fail, MBD_EIO, NAN, "cannot write animation '%s': %s", path,
-                                   strerror(errno));
-    }
-    return mbd_failure_set(fail, MBD_EIO, NAN, "cannot write animation '%s': no free temporary name",
-                           path);
-}
-
 static void free_job(job *J)
 {
     if (J->scene) {
@@ -810,7 +789,7 @@ int mbd_animation_gif(const char *path, const mbd_animation *a, const mbd_animat
                                MBD_ANIMATION_MAX_FRAMES);
 
     char out[4096];
-    int st = make_partial(path, out, sizeof out, fail);
+    int st = mbd_gnuplot_partial(path, "animation", out, sizeof out, fail);
     if (st != GSL_SUCCESS)
         return st;
     J.w = calloc(npanels, sizeof *J.w);

@@ -78,6 +78,26 @@ int mbd_gnuplot_close(mbd_gnuplot *g, const char *path, mbd_failure *fail)
     return GSL_SUCCESS;
 }
 
+int mbd_gnuplot_partial(const char *path, const char *what, char *buf, size_t size,
+                        mbd_failure *fail)
+{
+    for (int attempt = 0; attempt < 100; attempt++) {
+        if ((size_t)snprintf(buf, size, "%s.%ld-%d.part", path, (long)getpid(), attempt) >= size)
+            return mbd_failure_set(fail, MBD_EIO, NAN, "cannot write %s '%s': the name is too long",
+                                   what, path);
+        FILE *f = fopen(buf, "wx");
+        if (f != NULL) {
+            fclose(f);
+            return GSL_SUCCESS;
+        }
+        if (errno != EEXIST)
+            return mbd_failure_set(fail, MBD_EIO, NAN, "cannot write %s '%s': %s", what, path,
+                                   strerror(errno));
+    }
+    return mbd_failure_set(fail, MBD_EIO, NAN, "cannot write %s '%s': no free temporary name",
+                           what, path);
+}
+
 void mbd_gnuplot_quote(FILE *g, const char *s, int enhanced)
 {
     fputc('"', g);

@@ -31,6 +31,15 @@ int mbd_gnuplot_open(mbd_gnuplot *g, mbd_failure *fail);
  * said nothing: the shell could not start it); warnings do not fail. */
 int mbd_gnuplot_close(mbd_gnuplot *g, const char *path, mbd_failure *fail);
 
+/* A temporary file beside path ("path.PID-N.part"), created empty, so that
+ * the directory is known to be writable before anything is drawn; its name
+ * in buf. The drawing goes there and is renamed to path only when it is
+ * whole: a failed drawing leaves no file behind (the caller removes the
+ * temporary). `what` names the drawing in the errors ("figure",
+ * "animation"); MBD_EIO when no such file can be made. */
+int mbd_gnuplot_partial(const char *path, const char *what, char *buf, size_t size,
+                        mbd_failure *fail);
+
 /* Writes s as a gnuplot string literal in double quotes, with \\ and "
  * escaped and a newline written as \n. With `enhanced`, the text is gnuplot's
  * enhanced text, in which _ and ^ make sub- and superscripts and {} group

@@ -569,22 +569,23 @@ int mbd_plot_svg(const char *path, const mbd_figure *fig, mbd_failure *fail)
     double h = fig->height > 0 ? fig->height : 480.0 * (rows > 1 ? 0.75 * (double)rows : 1.0);
 
     /* say plainly when the file cannot be written, before gnuplot would fall
-     * back to writing the SVG on standard output */
-    FILE *probe = fopen(path, "w");
-    if (probe == NULL)
-        return mbd_failure_set(fail, MBD_EEXTERNAL, NAN, "cannot write figure '%s': %s", path,
-                               strerror(errno));
-    fclose(probe);
-
-    mbd_gnuplot gp;
-    int st = mbd_gnuplot_open(&gp, fail);
+     * back to writing the SVG on standard output; draw into a temporary
+     * file, renamed to path when whole */
+    char part[4096];
+    int st = mbd_gnuplot_partial(path, "figure", part, sizeof part, fail);
     if (st != GSL_SUCCESS)
         return st;
+    mbd_gnuplot gp;
+    st = mbd_gnuplot_open(&gp, fail);
+    if (st != GSL_SUCCESS) {
+        remove(part);
+        return st;
+    }
     FILE *g = gp.pipe;
     fprintf(g, "set terminal svg size %.0f,%.0f dynamic enhanced font 'Helvetica,13' "
                "background rgb 'white'\n", w, h);
     fprintf(g, "set output ");
-    gp_quote(g, path, 0);   /* a file name, not enhanced text */
+    gp_quote(g, part, 0);   /* a file name, not enhanced text */
     fputc('\n', g);
     fprintf(g, "set encoding utf8\n");
     if (rows * cols > 1 || fig->title) {
@@ -600,7 +601,13 @@ int mbd_plot_svg(const char *path, const mbd_figure *fig, mbd_failure *fail)
     if (rows * cols > 1 || fig->title)
         fprintf(g, "unset multiplot\n");
     fprintf(g, "set output\n");
-    return mbd_gnuplot_close(&gp, path, fail);
+    st = mbd_gnuplot_close(&gp, path, fail);
+    if (st == GSL_SUCCESS && rename(part, path) != 0)
+        st = mbd_failure_set(fail, MBD_EIO, NAN, "cannot write figure '%s': %s", path,
+                             strerror(errno));
+    if (st != GSL_SUCCESS)
+        remove(part);
+    return st;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <unistd.h>
 
 #include <gsl/gsl_errno.h>
 
@@ -150,8 +152,58 @@ static void plot_reports_unwritable_path(void)
     mbd_failure f;
     mbd_failure_clear(&f);
     int st = mbd_plot_svg("/nonexistent-dir/fig.svg", &fig, &f);
-    CHECK_STATUS(st, MBD_EEXTERNAL);
+    CHECK_STATUS(st, MBD_EIO);
     CHECK_MSG(strstr(f.cause, "/nonexistent-dir/fig.svg") != NULL, "cause: '%s'", f.cause);
+}
+
+/* a directory's names that start with prefix */
+static int files_starting(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d != NULL && (e = readdir(d)) != NULL;)
+        n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    if (d != NULL)
+        closedir(d);
+    return n;
+}
+
+/* A figure gnuplot cannot draw (gnuplot not found; a command it refuses)
+ * leaves nothing behind: no empty or partial SVG, no temporary file. */
+static void plot_failure_leaves_no_file(void)
+{
+    double x[2] = {0, 1}, y[2] = {0, 1};
+    mbd_series s = {NULL, x, y, 2, NULL, 0};
+    mbd_panel p = {.series = &s, .nseries = 1};
+    mbd_figure fig = {.panels = &p};
+    char dir[] = "/tmp/mbd-test-plot-XXXXXX";
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    char path[64];
+    snprintf(path, sizeof path, "%s/fig.svg", dir);
+    mbd_failure f;
+    /* gnuplot not on the PATH */
+    const char *saved = getenv("PATH");
+    char *old = saved ? strdup(saved) : NULL;
+    setenv("PATH", "/nonexistent-dir", 1);
+    int st = mbd_plot_svg(path, &fig, &f);
+    if (old != NULL) {
+        setenv("PATH", old, 1);
+        free(old);
+    }
+    CHECK_STATUS(st, MBD_EEXTERNAL);
+    CHECK_MSG(strstr(f.cause, "gnuplot") != NULL, "cause: '%s'", f.cause);
+    CU_ASSERT_EQUAL(files_starting(dir, "fig"), 0);
+    /* a command gnuplot refuses */
+    p.extra = "set nosuchsetting 3";
+    st = mbd_plot_svg(path, &fig, &f);
+    CHECK_STATUS(st, MBD_EEXTERNAL);
+    CU_ASSERT_EQUAL(files_starting(dir, "fig"), 0);
+    /* and a good one is there, alone */
+    p.extra = NULL;
+    CHECK_STATUS(mbd_plot_svg(path, &fig, &f), GSL_SUCCESS);
+    CU_ASSERT_EQUAL(files_starting(dir, "fig"), 1);
+    remove(path);
+    rmdir(dir);
 }
 
 /* the squared distance from p to the segment a-b */
@@ -398,6 +450,7 @@ static CU_TestInfo tests[] = {
     {"plot_writes_svg", plot_writes_svg},
     {"plot_labels_are_quoted", plot_labels_are_quoted},
     {"plot_reports_unwritable_path", plot_reports_unwritable_path},
+    {"plot_failure_leaves_no_file", plot_failure_leaves_no_file},
     {"plot_thin_keeps_corners", plot_thin_keeps_corners},
     {"plot_thin_keeps_extremes", plot_thin_keeps_extremes},
     {"plot_thins_long_lines", plot_thins_long_lines},

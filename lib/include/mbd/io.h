@@ -98,8 +98,10 @@ typedef struct {
  * and superscripts ({} groups them: "C_{q}M^{-1}"); anything else, quotes
  * and primes (x''), ~, @, & and newlines included, is drawn as written. */
 
-/* Draws the figure into an SVG file with gnuplot. MBD_EEXTERNAL (with
- * gnuplot's first error line in `fail`) if gnuplot is missing or fails.
+/* Draws the figure into an SVG file with gnuplot. MBD_EIO when the file
+ * cannot be written, MBD_EEXTERNAL (with gnuplot's first error line in
+ * `fail`) if gnuplot is missing or fails; a failed drawing leaves no file
+ * (it is drawn beside path and renamed when whole).
  *
  * A series drawn with lines is thinned first: a point that lies within
  * MBD_PLOT_THIN_PX pixels of the segment between the points kept around it is
