@@ -56,9 +56,10 @@
  *          and velocity analyses by SuiteSparseQR: 0.05 s; dense, 0.45 s).
  *          The index-1 path stops at the N four-bar's first horizontal
  *          position (the KKT matrix is singular there).
+ *   done (session 8): the BDF is a stepper of run.h's driver loop
+ *          (DESIGN.md: "the BDF of chapter 09"), which owns the output grid
+ *          and the step limit, as the index-1 path's integrator is.
  *   remains:
- *     - hooking this stepper into run.h's driver loop (DESIGN.md: "the BDF of
- *       chapter 09"); the index-1 path already runs through run.h.
  *     - the full Newton matrix's (Phi_q^T lambda)_q and F_q, F_q' are
  *       forward differences of those terms (the analytic (Phi_q^T lambda)_q
  *       needs the K(a, b) blocks of each basic row, and F_q the TSDA's and
@@ -1504,51 +1505,83 @@ static void history_push(mbd_spatial_dynamics *d, double tn)
 }
 
 /* >> spatial-dynamics-run */
-int mbd_spatial_dynamics_run(mbd_spatial_dynamics *d, double t0, double t1, double dt_out,
-                             gsl_vector *q, gsl_vector *qd, mbd_spatial_dynamics_observer obs,
-                             void *user)
+/* The BDF as a stepper of run.h's loop, which owns the outputs: the state
+ * y = [q; q'; q''; lambda] (2n + n + m), so that an output at a step's end
+ * has the step's own q'' and lambda and one inside it their interpolant. A
+ * step is one accepted step: the retries of a rejected or failed attempt are
+ * inside it. The step just accepted stays in d (q, q', z) until the next
+ * step begins, for the interpolation of the outputs inside it; it becomes
+ * the newest past step then. */
+typedef struct {
+    mbd_spatial_dynamics *d;
+    double t0, t1, h, hmax;
+    double ta, tb;              /* the last accepted step: from ta to tb */
+    size_t nfixed, step;        /* fixed steps: their number, the next one's index */
+    unsigned sub, nsub;         /* fixed steps of order >= 3: the start-up steps */
+    int first_factor, grow_ok, pending;
+    size_t held;                /* accepted steps since h last changed */
+    step_info si;               /* the last accepted step's */
+    mbd_ode_stats stats;
+    mbd_spatial_dynamics_observer obs;
+    void *user;
+} bdf_run;
+
+/* the last accepted step becomes the newest past step */
+static void bdf_settle(bdf_run *b)
 {
-    mbd_spatial_model *sm = d->sm;
+    mbd_spatial_dynamics *d = b->d;
+    if (!b->pending)
+        return;
+    gsl_vector_view zq = gsl_vector_subvector(d->z, 0, d->n);
+    gsl_vector_view zl = gsl_vector_subvector(d->z, d->n, d->m);
+    history_push(d, b->tb);
+    gsl_vector_memcpy(d->q1, d->q);
+    gsl_vector_memcpy(d->qd1, d->qd);
+    gsl_vector_memcpy(d->qdd1, &zq.vector);
+    gsl_vector_memcpy(d->lam1, &zl.vector);
+    b->pending = 0;
+}
+
+static void bdf_pack(const mbd_spatial_dynamics *d, const gsl_vector *q, const gsl_vector *qd,
+                     const gsl_vector *qdd, const gsl_vector *lam, double y[])
+{
     const size_t n = d->n, m = d->m;
-    const mbd_spatial_dynamics_options *o = &d->o;
-    memset(&d->st, 0, sizeof d->st);
-    d->st.h_min = HUGE_VAL;
-    d->fac0 = mbd_linsolve_factorisations(d->ls);
-    d->refac0 = mbd_linsolve_refactorisations(d->ls);
-    if (!(isfinite(t0) && isfinite(t1) && t1 >= t0 && dt_out >= 0 && isfinite(dt_out)))
-        return mbd_failure_set(&sm->last, MBD_EINPUT, t0,
-                               "dynamics: bad times t0 = %g, t1 = %g, dt_out = %g", t0, t1,
-                               dt_out);
-    int st = mbd_spatial_dynamics_start(d, t0, q, qd, d->qdd1, d->lam1);
-    if (st != GSL_SUCCESS)
-        return st;
-    if (o->method == MBD_SPATIAL_INDEX1_RK) {
-        st = run_index1(d, t0, t1, dt_out, q, qd, obs, user);
-        goto counters;
+    for (size_t i = 0; i < n; i++) {
+        y[i] = gsl_vector_get(q, i);
+        y[n + i] = gsl_vector_get(qd, i);
+        y[2 * n + i] = gsl_vector_get(qdd, i);
     }
-    gsl_vector_memcpy(d->q1, q);
-    gsl_vector_memcpy(d->qd1, qd);
-    gsl_vector_memcpy(d->hq[0], q);
-    gsl_vector_memcpy(d->hqd[0], qd);
+    for (size_t k = 0; k < m; k++)
+        y[3 * n + k] = gsl_vector_get(lam, k);
+}
+
+/* the start (mbd_spatial_dynamics_start has solved for q'' and lambda) */
+static int bdf_start(void *self, double t0, const double y0[], double t_end)
+{
+    bdf_run *b = self;
+    mbd_spatial_dynamics *d = b->d;
+    const mbd_spatial_dynamics_options *o = &d->o;
+    (void)y0;   /* d->q1, d->qd1, d->qdd1, d->lam1 hold it */
+    gsl_vector_memcpy(d->hq[0], d->q1);
+    gsl_vector_memcpy(d->hqd[0], d->qd1);
     gsl_vector_memcpy(d->hz[0], d->z);   /* the start's [q''; lambda] */
     d->ht[0] = t0;
     d->nh = 1;
-    st = observe(d, t0, d->q1, d->qd1, d->qdd1, d->lam1, NULL, 1, obs, user);
-    if (st != GSL_SUCCESS)
-        return st;
-    const double span = t1 - t0;
-    const double hmax = o->hmax > 0 ? o->hmax : fmax(span, o->hmin);
+    b->t0 = t0;
+    b->t1 = t_end;
+    b->ta = b->tb = t0;
+    const double span = t_end - t0;
+    b->hmax = o->hmax > 0 ? o->hmax : fmax(span, o->hmin);
     /* fixed steps: N equal steps on an exact grid */
-    size_t nfixed = 0;
+    b->nfixed = 0;
     if (!o->adaptive) {
         const double steps = ceil(span / o->h - 1e-9);
         if (steps > 1e9)
-            return mbd_failure_set(&sm->last, MBD_EINPUT, t0, "dynamics: %g steps are too "
+            return mbd_failure_set(&d->sm->last, MBD_EINPUT, t0, "dynamics: %g steps are too "
                                    "many", steps);
-        nfixed = (size_t)steps;
+        b->nfixed = (size_t)steps;
     }
-    size_t kout = 1;   /* the next output index (dt_out > 0) */
-    double t = t0, h = o->adaptive ? fmin(o->h, hmax) : (nfixed > 0 ? span / (double)nfixed : 0);
+    b->h = o->adaptive ? fmin(o->h, b->hmax) : (b->nfixed > 0 ? span / (double)b->nfixed : 0);
     /* fixed steps of order k >= 3 start with m + 1 steps that double, h /
      * 2^m, h / 2^m, h / 2^(m-1), ..., h / 2, ending on the grid's first
      * point: the first step is of order 1 and its error O(h0^2) stays in the
@@ -1556,15 +1589,28 @@ int mbd_spatial_dynamics_run(mbd_spatial_dynamics *d, double t0, double t1, doub
      * h^((k+1)/2) (time in seconds) makes it no larger than a regular step's
      * O(h^(k+1)); the order rises as the past steps come. Orders 1 and 2
      * step on the grid from the start (the document's). */
-    unsigned sub = 0, nsub = 0;
-    if (!o->adaptive && o->order >= 3 && nfixed > 0 && h < 1.0) {
-        const double m = ceil(log2(pow(h, 1.0 - 0.5 * (o->order + 1.0))));
-        nsub = m < 1 ? 0 : m > 40 ? 40 : (unsigned)m;
+    b->nsub = 0;
+    if (!o->adaptive && o->order >= 3 && b->nfixed > 0 && b->h < 1.0) {
+        const double m = ceil(log2(pow(b->h, 1.0 - 0.5 * (o->order + 1.0))));
+        b->nsub = m < 1 ? 0 : m > 40 ? 40 : (unsigned)m;
     }
-    int first_factor = 0, grow_ok = 1;   /* the start factored afresh */
-    size_t held = 0;   /* accepted steps since h last changed */
+    return GSL_SUCCESS;
+}
+
+/* One accepted step from *t (the grid's next point for fixed steps, t_stop
+ * at most); y gets its state. */
+static int bdf_step(void *self, double *t_io, double y[], double t_stop)
+{
+    bdf_run *b = self;
+    mbd_spatial_dynamics *d = b->d;
+    const mbd_spatial_dynamics_options *o = &d->o;
+    const size_t n = d->n, m = d->m;
+    const double t0 = b->t0, t1 = t_stop, t = *t_io, span = b->t1 - b->t0;
+    bdf_settle(b);
     step_info si = {0};
-    for (size_t step = 0; t < t1 && (o->adaptive || step < nfixed);) {
+    double h = b->h;
+    int st;
+    for (;;) {
         double tn;
         if (o->adaptive) {
             if (t + h >= t1 || t + 1.0001 * h >= t1)
@@ -1572,12 +1618,13 @@ int mbd_spatial_dynamics_run(mbd_spatial_dynamics *d, double t0, double t1, doub
             tn = t + h;
             if (h == t1 - t)
                 tn = t1;
-        } else if (sub < nsub) {
+        } else if (b->sub < b->nsub) {
             /* a start-up step: it ends at t0 + h / 2^(nsub - sub) */
-            tn = t0 + ldexp(span / (double)nfixed, -(int)(nsub - sub));
+            tn = t0 + ldexp(span / (double)b->nfixed, -(int)(b->nsub - b->sub));
             h = tn - t;
         } else {
-            tn = step + 1 == nfixed ? t1 : t0 + span * (double)(step + 1) / (double)nfixed;
+            tn = b->step + 1 == b->nfixed ? b->t1
+                                          : t0 + span * (double)(b->step + 1) / (double)b->nfixed;
             h = tn - t;
         }
         /* the order: 1 at the start and after a restart, 2 from the second
@@ -1621,75 +1668,47 @@ int mbd_spatial_dynamics_run(mbd_spatial_dynamics *d, double t0, double t1, doub
                 gsl_blas_daxpy(l, d->hz[j], d->z);
             }
         }
-        st = newton(d, tn, &si, &first_factor);
+        st = newton(d, tn, &si, &b->first_factor);
         if (st != GSL_SUCCESS) {
             if (!o->adaptive || (st != MBD_ENOCONV && st != MBD_ESINGULAR
                                  && st != MBD_ENONFINITE))
-                goto fail;
+                return newton_failure(d, t + si.h, &si, st);
             /* adaptive: retry with a quarter of the step, at order 1 */
             d->st.newton_failures++;
             h *= 0.25;
             d->nh = 1;   /* keep only the last accepted step */
-            grow_ok = 0;
-            held = 0;
+            b->grow_ok = 0;
+            b->held = 0;
             if (h < o->hmin)
-                goto fail;
+                return newton_failure(d, t + si.h, &si, st);
             continue;
         }
         si.error = error_estimate(d, &si, tn);
         if (o->adaptive && si.error > 1.0) {
             d->st.rejected++;
             h *= fmax(0.2, 0.9 * pow(si.error, -1.0 / (si.order + 1.0)));
-            grow_ok = 0;
-            held = 0;
-            if (h < o->hmin) {
-                st = mbd_failure_set(&sm->last, MBD_ESTEPSIZE, tn,
-                                     "dynamics: the step size fell below hmin = %.3g at t = "
-                                     "%.9g (error estimate %.3g)", o->hmin, t, si.error);
-                goto out;
-            }
+            b->grow_ok = 0;
+            b->held = 0;
+            if (h < o->hmin)
+                return mbd_failure_set(&d->sm->last, MBD_ESTEPSIZE, tn,
+                                       "dynamics: the step size fell below hmin = %.3g at t = "
+                                       "%.9g (error estimate %.3g)", o->hmin, t, si.error);
             continue;
         }
-        /* accepted: output what lies in (t, tn], then shift the history */
+        /* accepted */
         d->st.steps++;
         d->st.h_min = fmin(d->st.h_min, h);
         d->st.h_max = fmax(d->st.h_max, h);
-        if (dt_out > 0) {
-            for (;;) {
-                double to = t0 + (double)kout * dt_out;
-                if (to > t1 - 1e-12 * fmax(1.0, fabs(t1)))
-                    to = t1;
-                if (to > tn + 1e-12 * fmax(1.0, fabs(tn)))
-                    break;
-                if (fabs(to - tn) <= 1e-12 * fmax(1.0, fabs(tn))) {
-                    st = observe(d, tn, d->q, d->qd, &zq.vector, &zl.vector, &si, 1, obs, user);
-                } else {
-                    interpolate(d, t, tn, to);
-                    st = observe(d, to, d->qo, d->qdo, d->qddo, d->lamo, &si, 0, obs, user);
-                }
-                if (st != GSL_SUCCESS)
-                    goto out;
-                if (to == t1) {
-                    kout = SIZE_MAX;
-                    break;
-                }
-                kout++;
-            }
-        } else {
-            st = observe(d, tn, d->q, d->qd, &zq.vector, &zl.vector, &si, 1, obs, user);
-            if (st != GSL_SUCCESS)
-                goto out;
-        }
-        history_push(d, tn);
-        gsl_vector_memcpy(d->q1, d->q);
-        gsl_vector_memcpy(d->qd1, d->qd);
-        gsl_vector_memcpy(d->qdd1, &zq.vector);
-        gsl_vector_memcpy(d->lam1, &zl.vector);
-        t = tn;
-        if (!o->adaptive && sub < nsub)
-            sub++;
+        b->si = si;
+        b->ta = t;
+        b->tb = tn;
+        b->pending = 1;
+        bdf_pack(d, d->q, d->qd, &zq.vector, &zl.vector, y);
+        *t_io = tn;
+        if (!o->adaptive && b->sub < b->nsub)
+            b->sub++;
         else
-            step++;
+            b->step++;
         if (o->adaptive) {
             const double fac = si.error > 0 ? 0.9 * pow(si.error, -1.0 / (si.order + 1.0)) : 2.0;
             /* growth up to 2 (variable-step BDF2 is zero-stable for ratios
@@ -1697,23 +1716,127 @@ int mbd_spatial_dynamics_run(mbd_spatial_dynamics *d, double t0, double t1, doub
              * a change and grows only by 20 % or more (the variable-
              * coefficient formulas of higher order lose stability when the
              * step changes often) */
-            double up = grow_ok ? 2.0 : 1.0;
-            if (si.order >= 3 && (held < si.order || fac < 1.2))
+            double up = b->grow_ok ? 2.0 : 1.0;
+            if (si.order >= 3 && (b->held < si.order || fac < 1.2))
                 up = 1.0;
             const double r = fmin(up, fmax(0.2, fac));
-            h = fmin(h * r, hmax);
-            held = r == 1.0 ? held + 1 : 0;
-            grow_ok = 1;
+            h = fmin(h * r, b->hmax);
+            b->held = r == 1.0 ? b->held + 1 : 0;
+            b->grow_ok = 1;
         }
+        b->h = h;
+        return GSL_SUCCESS;
     }
-    st = GSL_SUCCESS;
-    mbd_failure_clear(&sm->last);
-    goto out;
-fail:
-    st = newton_failure(d, t + si.h, &si, st);
-out:
+}
+
+static int bdf_interpolate(const void *self, double t, double y_out[])
+{
+    const bdf_run *b = self;
+    mbd_spatial_dynamics *d = b->d;
+    interpolate(d, b->ta, b->tb, t);
+    bdf_pack(d, d->qo, d->qdo, d->qddo, d->lamo, y_out);
+    return GSL_SUCCESS;
+}
+
+/* there is no post-step hook: a changed state would need a restart */
+static int bdf_reset(void *self, double t, const double y[])
+{
+    bdf_run *b = self;
+    (void)y;
+    return mbd_failure_set(&b->d->sm->last, MBD_EINPUT, t,
+                           "dynamics: the BDF cannot restart from a changed state");
+}
+
+static const mbd_ode_stats *bdf_stats(const void *self)
+{
+    bdf_run *b = (bdf_run *)self;
+    b->stats.steps = (long)b->d->st.steps;
+    b->stats.rejected = (long)b->d->st.rejected;
+    return &b->stats;
+}
+
+static const mbd_failure *bdf_failure(const void *self)
+{
+    const bdf_run *b = self;
+    return &b->d->sm->last;
+}
+
+static int bdf_output(void *ctx, double t, const double y[], const mbd_run_info *info,
+                      mbd_failure *fail)
+{
+    bdf_run *b = ctx;
+    mbd_spatial_dynamics *d = b->d;
+    const size_t n = d->n, m = d->m;
+    gsl_vector_const_view q = gsl_vector_const_view_array(y, n);
+    gsl_vector_const_view qd = gsl_vector_const_view_array(y + n, n);
+    gsl_vector_const_view qdd = gsl_vector_const_view_array(y + 2 * n, n);
+    gsl_vector_const_view lam = gsl_vector_const_view_array(y + 3 * n, m);
+    int st = observe(d, t, &q.vector, &qd.vector, &qdd.vector, &lam.vector,
+                     info->step > 0 ? &b->si : NULL, !info->interpolated, b->obs, b->user);
+    if (st != GSL_SUCCESS)
+        *fail = d->sm->last;
+    return st;
+}
+
+int mbd_spatial_dynamics_run(mbd_spatial_dynamics *d, double t0, double t1, double dt_out,
+                             gsl_vector *q, gsl_vector *qd, mbd_spatial_dynamics_observer obs,
+                             void *user)
+{
+    mbd_spatial_model *sm = d->sm;
+    const size_t n = d->n, m = d->m;
+    const mbd_spatial_dynamics_options *o = &d->o;
+    memset(&d->st, 0, sizeof d->st);
+    d->st.h_min = HUGE_VAL;
+    d->fac0 = mbd_linsolve_factorisations(d->ls);
+    d->refac0 = mbd_linsolve_refactorisations(d->ls);
+    if (!(isfinite(t0) && isfinite(t1) && t1 >= t0 && dt_out >= 0 && isfinite(dt_out)))
+        return mbd_failure_set(&sm->last, MBD_EINPUT, t0,
+                               "dynamics: bad times t0 = %g, t1 = %g, dt_out = %g", t0, t1,
+                               dt_out);
+    int st = mbd_spatial_dynamics_start(d, t0, q, qd, d->qdd1, d->lam1);
+    if (st != GSL_SUCCESS)
+        return st;
+    if (o->method == MBD_SPATIAL_INDEX1_RK) {
+        st = run_index1(d, t0, t1, dt_out, q, qd, obs, user);
+        goto counters;
+    }
+    gsl_vector_memcpy(d->q1, q);
+    gsl_vector_memcpy(d->qd1, qd);
+    const size_t dim = 3 * n + m;
+    double *y = malloc(dim * sizeof *y);
+    if (y == NULL)
+        return mbd_failure_set(&sm->last, GSL_ENOMEM, t0, "dynamics: out of memory");
+    gsl_vector_view zq = gsl_vector_subvector(d->z, 0, n);
+    gsl_vector_view zl = gsl_vector_subvector(d->z, n, m);
+    bdf_pack(d, q, qd, &zq.vector, &zl.vector, y);
+    bdf_run b = {.d = d, .obs = obs, .user = user};
+    static const char *const names[SP_BDF_KMAX + 1] = {"bdf", "bdf1", "bdf2", "bdf3", "bdf4",
+                                                         "bdf5"};
+    const mbd_stepper s = {.self = &b, .name = names[o->order <= SP_BDF_KMAX ? o->order : 0],
+                           .dim = dim, .adaptive = o->adaptive, .h = o->h,
+                           .start = bdf_start, .step = bdf_step, .interpolate = bdf_interpolate,
+                           .reset = bdf_reset, .stats = bdf_stats, .failure = bdf_failure};
+    const mbd_run_params rp = {.t0 = t0, .t_end = t1, .dt_out = dt_out, .output = bdf_output,
+                               .output_ctx = &b, .max_steps = MBD_RUN_MAX_STEPS};
+    mbd_failure fail;
+    mbd_failure_clear(&fail);
+    if (t1 > t0) {
+        st = mbd_run_stepper(&s, &rp, y, NULL, &fail);
+    } else {   /* no span: the start alone */
+        st = bdf_start(&b, t0, y, t1);
+        if (st == GSL_SUCCESS)
+            st = bdf_output(&b, t0, y, &(mbd_run_info){0}, &fail);
+    }
+    bdf_settle(&b);   /* the last accepted step */
+    if (st != GSL_SUCCESS) {
+        if (fail.status != GSL_SUCCESS)
+            mbd_failure_set(&sm->last, fail.status, fail.time, "%s", fail.cause);
+    } else {
+        mbd_failure_clear(&sm->last);
+    }
     gsl_vector_memcpy(q, d->q1);
     gsl_vector_memcpy(qd, d->qd1);
+    free(y);
 counters:
     d->st.factorisations = mbd_linsolve_factorisations(d->ls) - d->fac0;
     d->st.refactorisations = mbd_linsolve_refactorisations(d->ls) - d->refac0;

@@ -814,13 +814,16 @@ void mbd_spatial_dynamics_free(mbd_spatial_dynamics *d);
 int mbd_spatial_dynamics_start(mbd_spatial_dynamics *d, double t, const gsl_vector *q,
                                const gsl_vector *qd, gsl_vector *qdd, gsl_vector *lambda);
 
-/* A run from t0 (q, qd consistent there) to t1: outputs at t0 + k dt_out
- * (and t1) by the step's interpolant, or at every step's end when dt_out is 0.
- * The interpolant on [t_{n-1}, t_n] is the cubic Hermite of q with q, q' at
- * both ends and that of q' with q', q'' (q'' and lambda linear): q and q' to
- * O(h^4) interpolation error, below the method's; an output at a step's end
- * is that step's values. q, qd hold the last step's state on return (also
- * after a failure). Failures: MBD_ENOCONV (Newton, with the time, the
+/* A run from t0 (q, qd consistent there) to t1, through run.h's loop (the
+ * BDF is its stepper; the index-1 path its ode.h integrator): outputs at t0
+ * + k dt_out (and t1) by the step's interpolant, or at every step's end when
+ * dt_out is 0. The interpolant on [t_{n-1}, t_n] is the quintic Hermite of q
+ * with q, q', q'' at both ends, q' and q'' its derivatives, lambda linear:
+ * an O(h^6) interpolation error in q, below the method's; an output within
+ * run.h's tolerance of a step's end is that step's values, at the grid's
+ * time. More than MBD_RUN_MAX_STEPS steps fail (fixed steps: refused at
+ * the start). q, qd hold the last step's state on return (also after a
+ * failure). Failures: MBD_ENOCONV (Newton, with the time, the
  * correction and the largest residual's row or coordinate named),
  * MBD_ESTEPSIZE (adaptive: h below hmin), MBD_ESINGULAR, MBD_ENONFINITE, the
  * model's and the observer's statuses; the cause in
