@@ -151,7 +151,8 @@ int main(int argc, char **argv)
     ch09_program p = {.opt = &opt, .model = model,
                       .analysis = analysis_given ? analysis : NULL, .reactions = reactions,
                       .newton = newton_given ? newton : NULL,
-                      .linear_solver = solver_given ? solver : NULL};
+                      .linear_solver = solver_given ? solver : NULL,
+                      .params = {governor_c, governor_c_given}};
     if ((analysis_given || reactions_given || opt.csv || opt.summary || opt.t_end_given ||
          opt.h_given || opt.integrator_given || opt.dt_out_given || opt.rtol_given ||
          opt.atol_given || newton_given || solver_given) && !model_given)
@@ -162,8 +163,7 @@ int main(int argc, char **argv)
                            "torque (models/flyball-governor.yaml)"));
     /* the governor's C reaches the model as it is built (model.c refuses a
      * model without the governor_spring torque when it is given) */
-    const ch09_model_params params = {governor_c, governor_c_given};
-    if (ch09_model_set_params(&params) != GSL_SUCCESS)
+    if (ch09_model_params_check(&p.params) != GSL_SUCCESS)
         return mbd_cli_exit_status(
             mbd_cli_usage_error(&spec, stderr, "--governor-c %g: out of range", governor_c));
     const mbd_cli_program prog = {PROGRAM, &p, ch09_program_bench, ch09_program_figures,

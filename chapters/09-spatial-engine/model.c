@@ -111,30 +111,17 @@ static const struct {
 };
 #define N_REGISTERED (sizeof registered / sizeof registered[0])
 
-static ch09_model_params process_params = {CH09_GOVERNOR_C, 0};
-
 void ch09_model_params_default(ch09_model_params *p)
 {
     p->governor_c = CH09_GOVERNOR_C;
     p->governor_c_given = 0;
 }
 
-static int params_valid(const ch09_model_params *p)
+int ch09_model_params_check(const ch09_model_params *p)
 {
-    return isfinite(p->governor_c) && p->governor_c > 0.0 &&
-           p->governor_c <= CH09_GOVERNOR_C_MAX;
-}
-
-int ch09_model_set_params(const ch09_model_params *p)
-{
-    if (p == NULL) {
-        ch09_model_params_default(&process_params);
-        return GSL_SUCCESS;
-    }
-    if (!params_valid(p))
-        return GSL_EINVAL;
-    process_params = *p;
-    return GSL_SUCCESS;
+    return isfinite(p->governor_c) && p->governor_c > 0.0 && p->governor_c <= CH09_GOVERNOR_C_MAX
+               ? GSL_SUCCESS
+               : GSL_EINVAL;
 }
 
 double ch09_model_governor_c(const ch09_model *md)
@@ -193,7 +180,7 @@ static int build(ch09_model *md, const ch09_model_params *par, mbd_failure *fail
     if (sm == NULL || md->body == NULL || md->joint == NULL || md->constraint == NULL ||
         md->cb == NULL)
         return mbd_failure_set(fail, GSL_ENOMEM, NAN, "out of memory for the model");
-    if (!params_valid(par))
+    if (ch09_model_params_check(par) != GSL_SUCCESS)
         return mbd_failure_set(fail, MBD_EINPUT, NAN,
                                "%s: the governor's spring constant C = %g: expected a number "
                                "greater than 0 and at most %g (N m per m)", d->source,
@@ -334,7 +321,9 @@ int ch09_model_load_with(ch09_model *md, const char *path, const char *text, con
         mbd_model_error_to_failure(&err, fail);
         return st;
     }
-    st = build(md, params != NULL ? params : &process_params, fail);
+    ch09_model_params defaults;
+    ch09_model_params_default(&defaults);
+    st = build(md, params != NULL ? params : &defaults, fail);
     if (st != GSL_SUCCESS)
         ch09_model_free(md);
     return st;

@@ -44,11 +44,10 @@ typedef struct {
 
 /* the defaults: C = CH09_GOVERNOR_C, not given */
 void ch09_model_params_default(ch09_model_params *p);
-/* The parameters ch09_model_load, ch09_model_load_string and
- * ch09_model_load_named use from now on in this process (the program sets
- * them once from --governor-c; NULL: the defaults). GSL_EINVAL for a C
- * outside (0, CH09_GOVERNOR_C_MAX] (nothing changed). */
-int ch09_model_set_params(const ch09_model_params *p);
+/* GSL_EINVAL for a C outside (0, CH09_GOVERNOR_C_MAX]. ch09_model_load_with
+ * takes the parameters (the program's from --governor-c); the other loaders
+ * use the defaults. */
+int ch09_model_params_check(const ch09_model_params *p);
 
 typedef struct ch09_callbacks ch09_callbacks;   /* model.c's: the callbacks' data */
 

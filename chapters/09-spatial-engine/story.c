@@ -1391,7 +1391,7 @@ int ch09_program_run(void *ctx, mbd_failure *fail)
 {
     ch09_program *p = ctx;
     ch09_model md;
-    int st = ch09_model_load(&md, p->model, fail);
+    int st = ch09_model_load_with(&md, p->model, NULL, NULL, &p->params, fail);
     if (st != GSL_SUCCESS)
         return st;
     ch09_spec spec;

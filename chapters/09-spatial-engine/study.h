@@ -85,6 +85,7 @@ typedef struct {
     const char *analysis;         /* --analysis, or NULL: the file's */
     int reactions;
     const char *newton, *linear_solver;   /* --newton, --linear-solver, or NULL */
+    ch09_model_params params;             /* --governor-c, for the --model run */
 } ch09_program;
 int ch09_program_run(void *prog, mbd_failure *fail);
 int ch09_program_story(void *prog, FILE *out, int no_timing, mbd_failure *fail);
@@ -132,7 +133,7 @@ typedef struct {
     int fixed;                /* 1: fixed steps (the file's rtol and atol dropped) */
     double h, t_end, dt_out;
     double rtol, atol;        /* > 0: adaptive (BDF), or the Runge-Kutta's tolerances */
-    double governor_c;        /* > 0: governor_spring's C (the process's otherwise) */
+    double governor_c;        /* > 0: governor_spring's C (the default otherwise) */
     int reactions;            /* 1: record every joint's and constraint's reaction */
 } ch09_variant;
 
