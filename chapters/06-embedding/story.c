@@ -222,7 +222,7 @@ static void step_forced(FILE *out, const ch06_study *s)
             mbd_status_word(f->res.status), f->res.fail.time);
     wrapped(out, f->res.fail.cause, 4);
     fprintf(out,
-            "  Started with x4 and re-selected (--independent x4 --reselect --reselect-ratio R),\n"
+            "\n  Started with x4 and re-selected (--independent x4 --reselect --reselect-ratio R),\n"
             "  the set leaves x4 once its pivot falls below R times the best set's:\n\n");
     const char *h[] = {"R", "x4 leaves at", "theta2 there", "joins", "max |q - q_ref|",
                        "max |E - E0|"};
