@@ -361,17 +361,15 @@ static double measured_norm(const gsl_vector *v)
 int mbd_formulation_measure_q(mbd_formulation *f, double t, const double q[], const double qd[],
                               double *C_norm, double *Cdot_norm, double *E)
 {
-    const size_t n = f->n;
-    if (q != f->q->data)
-        memcpy(f->q->data, q, n * sizeof *q);
-    if (qd != f->qd->data)
-        memcpy(f->qd->data, qd, n * sizeof *qd);
+    /* the model reads the caller's arrays through views: no copies */
+    gsl_vector_const_view qv = gsl_vector_const_view_array(q, f->n);
+    gsl_vector_const_view qdv = gsl_vector_const_view_array(qd, f->n);
     int st = GSL_SUCCESS;
     if (f->m > 0) {
-        st = f->s->jacobian(f->s, t, f->q, f->Cq);
+        st = f->s->jacobian(f->s, t, &qv.vector, f->Cq);
         if (st != GSL_SUCCESS)
             return mbd_formulation_model_failed(f, st, t, "constraint Jacobian");
-        st = mbd_formulation_violation(f, t, f->q, f->qd);
+        st = mbd_formulation_violation(f, t, &qv.vector, &qdv.vector);
         if (st != GSL_SUCCESS)
             return st;
     }
@@ -382,7 +380,7 @@ int mbd_formulation_measure_q(mbd_formulation *f, double t, const double q[], co
     if (E) {
         *E = NAN;
         if (f->s->energy) {
-            st = f->s->energy(f->s, t, f->q, f->qd, E);
+            st = f->s->energy(f->s, t, &qv.vector, &qdv.vector, E);
             if (st != GSL_SUCCESS)
                 return mbd_formulation_model_failed(f, st, t, "energy");
         }
