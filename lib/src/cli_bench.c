@@ -488,6 +488,21 @@ static int integrate(void *ctx, mbd_cli_bench_counts *n)
     return st;
 }
 
+/* The case run once, its history in h (initialised by the caller), and the
+ * index of the first of its two middle outputs: where the rhs and output
+ * kinds time their single evaluations. */
+static int middle_outputs(const pipeline_case *c, mbd_history *h, size_t *mid)
+{
+    mbd_study_result res;
+    int st = mbd_study_run(c->sys, &c->spec, c->q0, c->qd0, h, &res);
+    if (st == GSL_SUCCESS)
+        st = res.status;
+    if (st == GSL_SUCCESS && h->rows < 2)
+        st = MBD_EINPUT;
+    *mid = st == GSL_SUCCESS ? (h->rows - 1) / 2 : 0;
+    return st;
+}
+
 /* The model callbacks one output's measurement needs (what
  * mbd_formulation_measure_q calls: C_q, C, C_t when the model has it, and
  * the energy), at two neighbouring outputs of the run in turn. */
@@ -538,20 +553,15 @@ static int bench_output(FILE *out, const char *program, const char *case_name, l
     const mbd_system *s = with->sys;
     mbd_history h;
     mbd_history_init(&h);
-    mbd_study_result res;
     model_case mc = {.s = s};
     mc.Cq = gsl_matrix_alloc(s->m > 0 ? s->m : 1, s->n);
     mc.C = gsl_vector_alloc(s->m > 0 ? s->m : 1);
     mc.Ct = gsl_vector_alloc(s->m > 0 ? s->m : 1);
+    size_t mid = 0;
     int st = mc.Cq && mc.C && mc.Ct ? GSL_SUCCESS : GSL_ENOMEM;
     if (st == GSL_SUCCESS)
-        st = mbd_study_run(s, &with->spec, with->q0, with->qd0, &h, &res);
-    if (st == GSL_SUCCESS)
-        st = res.status;
-    if (st == GSL_SUCCESS && h.rows < 2)
-        st = MBD_EINPUT;
+        st = middle_outputs(with, &h, &mid);
     if (st == GSL_SUCCESS) {
-        const size_t mid = (h.rows - 1) / 2;
         for (size_t i = 0; i < 2; i++) {
             mc.t[i] = h.t[mid + i];
             mc.q[i] = mbd_history_q(&h, mid + i);
@@ -643,7 +653,6 @@ static int bench_rhs(FILE *out, const char *program, const char *case_name, long
         return MBD_EINPUT;
     mbd_history h;
     mbd_history_init(&h);
-    mbd_study_result res;
     mbd_formulation *f = mbd_formulation_alloc(s, &fp);
     const size_t dim = f ? mbd_formulation_dim(f) : 0;
     double *y = malloc(2 * (dim ? dim : 1) * sizeof *y);
@@ -654,14 +663,10 @@ static int bench_rhs(FILE *out, const char *program, const char *case_name, long
     int st = f && y && dydt && K && LU && b && x && perm ? GSL_SUCCESS : GSL_ENOMEM;
     if (f == NULL)
         st = MBD_EINPUT;
+    size_t mid = 0;
     if (st == GSL_SUCCESS)
-        st = mbd_study_run(s, &c->spec, c->q0, c->qd0, &h, &res);
-    if (st == GSL_SUCCESS)
-        st = res.status;
-    if (st == GSL_SUCCESS && h.rows < 2)
-        st = MBD_EINPUT;
+        st = middle_outputs(c, &h, &mid);
     if (st == GSL_SUCCESS) {
-        const size_t mid = (h.rows - 1) / 2;
         rhs_case rc = {.f = f, .t = {h.t[mid], h.t[mid + 1]}, .y = {y, y + dim}, .dydt = dydt};
         for (int i = 0; i < 2 && st == GSL_SUCCESS; i++)
             st = mbd_formulation_pack(f, rc.t[i], mbd_history_q(&h, mid + (size_t)i),
