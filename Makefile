@@ -9,6 +9,7 @@
 #   make animations         the book's animations, build/docs/anim/*.gif (make docs uses it)
 #   make grade [CH=NN] [EX=K]   grade exercises/ (the student's files)
 #   make verify-solutions   grade solutions/; must score full marks
+#   make check-mutants [CH=NN]  every plausible wrong answer loses points (or one chapter's)
 #   make stubs              regenerate exercises/ from solutions/
 #   make bench              build/bench/results.csv (BENCH_REPEATS=N)
 #   make bench-octave       the Octave comparison of issue 15 (whole processes)

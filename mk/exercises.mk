@@ -91,8 +91,10 @@ check-grader: grade-tools $(GRADER_TEST)
 
 # every plausible wrong answer of tests/exercises/*/mutants.txt must lose points
 check-mutants: grade-tools
-	@echo "--- mutants"
-	@bash tests/grader/mutants.sh $(GRADER) $(GRADE_CONF) $(BUILD)/tests/grader/mutants
+	@if [ -n "$(CH)" ] && [ -z "$(SELECTED)" ]; then \
+	    echo "make check-mutants: no chapter $(CH) (chapters: $(CHAPTERS))" >&2; exit 2; fi
+	@echo "--- mutants$(if $(CH), (chapter $(CH)))"
+	@bash tests/grader/mutants.sh $(GRADER) $(GRADE_CONF) $(BUILD)/tests/grader/mutants $(CH)
 
 # the student release holds no solution, builds on its own and grades 0;
 # the autograder bundle holds no solution and grades a prepared submission,

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# tests/grader/mutants.sh GRADER CONF WORKDIR -- the exercise tests tell right from wrong.
+# tests/grader/mutants.sh GRADER CONF WORKDIR [NN] -- the exercise tests tell right from wrong
+# (all chapters', or chapter NN's only: make check-mutants CH=NN).
 #
 # Every line of tests/exercises/NN-slug/mutants.txt is a plausible wrong answer:
 #     FILE<TAB>SED-EXPRESSION<TAB>DESCRIPTION
@@ -13,13 +14,14 @@ set -u
 grader=$1
 conf=$2
 work=$3
+only=${4:-}
 rm -rf "$work"
 mkdir -p "$work"
 
 caught=0
 survived=0
 broken=0
-for list in tests/exercises/[0-9][0-9]-*/mutants.txt; do
+for list in tests/exercises/${only:-[0-9][0-9]}-*/mutants.txt; do
     [ -e "$list" ] || continue
     chdir=$(basename "$(dirname "$list")")
     chapter=${chdir%%-*}
