@@ -33,4 +33,14 @@ int ch04_reference(const ch04_params *p, double eps, const double *t, size_t cou
 int ch04_reference_dense(const ch04_params *p, double eps, const double *t, size_t count,
                          double *states, mbd_failure *fail);
 
+/* Either of the two one time at a time, for a run that measures its outputs
+ * as they come and keeps no history: the same numbers, bit for bit (the two
+ * above are loops over it), for increasing t in [0, t_end]. NULL from alloc
+ * when there is no memory. */
+typedef struct ch04_reference_seq ch04_reference_seq;
+ch04_reference_seq *ch04_reference_seq_alloc(const ch04_params *p, double eps, int dense,
+                                             double t_end);
+int ch04_reference_seq_at(ch04_reference_seq *s, double t, double state[4], mbd_failure *fail);
+void ch04_reference_seq_free(ch04_reference_seq *s);
+
 #endif

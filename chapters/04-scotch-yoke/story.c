@@ -310,18 +310,17 @@ int ch04_write_summary(FILE *o, const ch04_params *p, const ch04_config *c, cons
     bad |= mbd_summary_double(o, "m2", p->m2);
     bad |= mbd_summary_double(o, "b", p->b);
     bad |= mbd_summary_double(o, "M11", ch04_inertia(p));
-    bad |= mbd_study_summary(o, c, &r->res, &r->h);
+    bad |= mbd_study_summary(o, c, &r->res, r->h.rows == r->rows ? &r->h : NULL);
     bad |= mbd_summary_double(o, "max_theta1_error", r->err[0]);
     bad |= mbd_summary_double(o, "max_x2_error", r->err[1]);
     bad |= mbd_summary_double(o, "max_theta1_dot_error", r->err[2]);
     bad |= mbd_summary_double(o, "max_x2_dot_error", r->err[3]);
     /* the last output (at t_reached's output time after a failure) */
-    const int any = r->h.rows > 0;
-    const size_t k = any ? r->h.rows - 1 : 0;
-    bad |= mbd_summary_optional(o, "theta1_end", any ? mbd_history_q(&r->h, k)[0] : 0, any);
-    bad |= mbd_summary_optional(o, "x2_end", any ? mbd_history_q(&r->h, k)[1] : 0, any);
-    bad |= mbd_summary_optional(o, "theta1_dot_end", any ? mbd_history_qd(&r->h, k)[0] : 0, any);
-    bad |= mbd_summary_optional(o, "x2_dot_end", any ? mbd_history_qd(&r->h, k)[1] : 0, any);
+    const int any = r->rows > 0;
+    bad |= mbd_summary_optional(o, "theta1_end", r->q_end[0], any);
+    bad |= mbd_summary_optional(o, "x2_end", r->q_end[1], any);
+    bad |= mbd_summary_optional(o, "theta1_dot_end", r->qd_end[0], any);
+    bad |= mbd_summary_optional(o, "x2_dot_end", r->qd_end[1], any);
     bad |= mbd_study_summary_status(o, &r->res);
     return bad ? MBD_ENONFINITE : GSL_SUCCESS;
 }
@@ -399,14 +398,14 @@ static int bench_whole_run(void *ctx, mbd_cli_bench_counts *n)
     bench_case *b = ctx;
     ch04_run r;
     mbd_history_init(&r.h);
-    int st = ch04_run_case(b->p, &b->c, NULL, &r);
+    int st = ch04_run_measured(b->p, &b->c, &r);   /* as the summary keeps no history */
     if (st == GSL_SUCCESS)
         st = r.res.status;
     if (st == GSL_SUCCESS)
         st = ch04_write_summary(b->null, b->p, &b->c, &r);
     n->steps = r.res.stats.run.ode.steps;
     n->fevals = r.res.stats.run.ode.fevals;
-    n->outputs = (long)r.h.rows;
+    n->outputs = (long)r.rows;
     mbd_history_free(&r.h);
     return st;
 }
@@ -502,7 +501,11 @@ int ch04_program_run(void *ctx, mbd_failure *fail)
     ch04_program *prog = ctx;
     ch04_run r;
     mbd_history_init(&r.h);
-    int st = ch04_run_case(&prog->p, &prog->c, NULL, &r);
+    /* a history only for what needs one: the CSV, the animation and the
+     * report's table (not the summary) */
+    const int keep = prog->opt->csv != NULL || prog->opt->animate != NULL || !prog->opt->summary;
+    int st = keep ? ch04_run_case(&prog->p, &prog->c, NULL, &r)
+                  : ch04_run_measured(&prog->p, &prog->c, &r);
     if (st != GSL_SUCCESS)
         *fail = r.res.fail;
     /* the run's animation, of what it computed, failed or not */

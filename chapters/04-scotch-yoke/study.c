@@ -48,38 +48,47 @@ int ch04_grid_compute(const ch04_params *p, double t_end, double dt_out, ch04_gr
 
 /* max |history - reference| per state; ref may be NULL or on another grid,
  * and then the reference is computed at the history's own times */
-int ch04_errors_against(const ch04_params *p, const mbd_history *h, const ch04_grid *ref,
-                        int dense, double err[4], mbd_failure *fail)
+/* a run at a loose tolerance (its errors 1e-6 and more) needs a reference
+ * good to about 1e-9: computed once, with dense output; a tighter run gets
+ * the reference stepped onto each of its outputs */
+static int reference_dense(const ch04_config *c)
 {
-    const double *states = NULL;
-    double *own = NULL;
+    return c->ode.adaptive && c->ode.rtol >= 1e-6;
+}
+
+/* a row's errors into err */
+static void compare_row(double err[4], const double q[], const double qd[], const double state[4])
+{
+    const double x[4] = {q[0], q[1], qd[0], qd[1]};
+    for (int j = 0; j < 4; j++)
+        err[j] = fmax(err[j], fabs(x[j] - state[j]));
+}
+
+int ch04_errors_against(const ch04_params *p, const ch04_config *c, const mbd_history *h,
+                        const ch04_grid *ref, double err[4], mbd_failure *fail)
+{
+    for (int j = 0; j < 4; j++)
+        err[j] = 0.0;
     int same = ref != NULL && ref->rows >= h->rows;
     for (size_t k = 0; same && k < h->rows; k++)
         same = ref->t[k] == h->t[k];
     if (same) {
-        states = ref->states;
-    } else {
-        own = malloc(4 * (h->rows ? h->rows : 1) * sizeof *own);
-        if (own == NULL)
-            return mbd_failure_set(fail, GSL_ENOMEM, 0.0, "out of memory for the reference");
-        int st = dense ? ch04_reference_dense(p, REF_EPS, h->t, h->rows, own, fail)
-                       : ch04_reference(p, REF_EPS, h->t, h->rows, own, fail);
-        if (st != GSL_SUCCESS) {
-            free(own);
-            return st;
-        }
-        states = own;
+        for (size_t k = 0; k < h->rows; k++)
+            compare_row(err, mbd_history_q(h, k), mbd_history_qd(h, k), ref->states + 4 * k);
+        return GSL_SUCCESS;
     }
-    for (int j = 0; j < 4; j++)
-        err[j] = 0.0;
-    for (size_t k = 0; k < h->rows; k++) {
-        const double *q = mbd_history_q(h, k), *qd = mbd_history_qd(h, k);
-        const double x[4] = {q[0], q[1], qd[0], qd[1]};
-        for (int j = 0; j < 4; j++)
-            err[j] = fmax(err[j], fabs(x[j] - states[4 * k + j]));
+    ch04_reference_seq *s = ch04_reference_seq_alloc(p, REF_EPS, reference_dense(c), c->t_end);
+    if (s == NULL)
+        return mbd_failure_set(fail, GSL_ENOMEM, 0.0, "out of memory for the reference");
+    int st = GSL_SUCCESS;
+    for (size_t k = 0; k < h->rows && st == GSL_SUCCESS; k++) {
+        double state[4];
+        st = ch04_reference_seq_at(s, h->t[k], state, fail);
+        if (st == GSL_SUCCESS)
+            compare_row(err, mbd_history_q(h, k), mbd_history_qd(h, k), state);
     }
-    free(own);
-    return GSL_SUCCESS;
+    ch04_reference_seq_free(s);
+    return st;
 }
 
 /* >> run */
@@ -92,26 +101,90 @@ int ch04_run_case(const ch04_params *p, const ch04_config *c, const ch04_grid *r
     ch04_system_init(&sys, p);
     double q0[2], qd0[2];
     ch04_initial_state(p, q0, qd0);
+    r->rows = 0;
     int st = mbd_study_run(&sys, c, q0, qd0, &r->h, &r->res);
     if (st != GSL_SUCCESS) {
         r->res.status = st;
         return st;
     }
+    if (r->h.rows > 0) {
+        r->rows = r->h.rows;
+        memcpy(r->q_end, mbd_history_q(&r->h, r->rows - 1), sizeof r->q_end);
+        memcpy(r->qd_end, mbd_history_qd(&r->h, r->rows - 1), sizeof r->qd_end);
+    }
     if (r->res.status == GSL_ENOMEM || (r->res.status == MBD_EINPUT && r->h.rows == 0))
         return r->res.status;
     mbd_failure rf;
     mbd_failure_clear(&rf);
-    /* a run at a loose tolerance (its errors 1e-6 and more) needs a reference
-     * good to about 1e-9: computed once, with dense output; a tighter run gets
-     * the reference stepped onto each of its outputs */
-    const int dense = c->ode.adaptive && c->ode.rtol >= 1e-6;
-    st = ch04_errors_against(p, &r->h, ref, dense, r->err, &rf);
+    st = ch04_errors_against(p, c, &r->h, ref, r->err, &rf);
     if (st != GSL_SUCCESS) {
         r->res.fail = rf;
         return st;
     }
     return GSL_SUCCESS;
 }
+/* << run */
+
+/* the outputs measured as they come */
+typedef struct {
+    ch04_run *r;
+    ch04_reference_seq *ref;
+    int status;
+    mbd_failure fail;
+} measure;
+
+static int measure_output(void *ctx, double t, const double q[], const double qd[],
+                          double C_norm, double Cdot_norm, double E, double step)
+{
+    (void)C_norm, (void)Cdot_norm, (void)E, (void)step;
+    measure *m = ctx;
+    ch04_run *r = m->r;
+    double state[4];
+    int st = ch04_reference_seq_at(m->ref, t, state, &m->fail);
+    if (st != GSL_SUCCESS)
+        return m->status = st;
+    compare_row(r->err, q, qd, state);
+    memcpy(r->q_end, q, sizeof r->q_end);
+    memcpy(r->qd_end, qd, sizeof r->qd_end);
+    r->rows++;
+    return GSL_SUCCESS;
+}
+
+int ch04_run_measured(const ch04_params *p, const ch04_config *c, ch04_run *r)
+{
+    mbd_system sys;
+    ch04_system_init(&sys, p);
+    double q0[2], qd0[2];
+    ch04_initial_state(p, q0, qd0);
+    r->rows = 0;
+    for (int j = 0; j < 4; j++)
+        r->err[j] = 0.0;
+    measure m = {.r = r, .status = GSL_SUCCESS};
+    mbd_failure_clear(&m.fail);
+    m.ref = ch04_reference_seq_alloc(p, REF_EPS, reference_dense(c), c->t_end);
+    if (m.ref == NULL) {
+        memset(&r->res, 0, sizeof r->res);
+        r->res.status = GSL_ENOMEM;
+        return mbd_failure_set(&r->res.fail, GSL_ENOMEM, 0.0, "out of memory for the reference");
+    }
+    ch04_config own = *c;
+    own.observe = measure_output;
+    own.observe_ctx = &m;
+    int st = mbd_study_run(&sys, &own, q0, qd0, NULL, &r->res);
+    ch04_reference_seq_free(m.ref);
+    if (st != GSL_SUCCESS) {
+        r->res.status = st;
+        return st;
+    }
+    if (m.status != GSL_SUCCESS) {
+        r->res.fail = m.fail;
+        return m.status;   /* the reference failed */
+    }
+    if (r->res.status == GSL_ENOMEM || (r->res.status == MBD_EINPUT && r->rows == 0))
+        return r->res.status;
+    return GSL_SUCCESS;
+}
+
 /* << run */
 
 void ch04_config_default(ch04_config *c, const ch04_params *p, const char *method,

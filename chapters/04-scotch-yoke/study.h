@@ -22,11 +22,14 @@
 typedef mbd_study_spec ch04_config;
 
 /* One run: the library's result (status, failure, counters, time), with
- * the history and its errors against the reference. */
+ * the history (unless the run keeps none) and its errors against the
+ * reference, and the last output. */
 typedef struct {
     mbd_study_result res;
     mbd_history h;
     double err[4];               /* max |q - q_ref| for theta1, x2, theta1_dot, x2_dot */
+    size_t rows;                 /* the outputs measured */
+    double q_end[2], qd_end[2];  /* the last output's q and q' (rows > 0) */
 } ch04_run;
 
 /* The reference on an output grid, kept so that every run on that grid is
@@ -83,12 +86,13 @@ int ch04_grid_compute(const ch04_params *p, double t_end, double dt_out, ch04_gr
                       mbd_failure *fail);
 void ch04_grid_free(ch04_grid *r);
 
-/* max |history - reference| per state; ref may be NULL or on another grid,
- * and then the reference is computed at the history's own times: by one
- * dense-output run (ch04_reference_dense) when `dense`, else stepped onto
- * each time (ch04_reference). */
-int ch04_errors_against(const ch04_params *p, const mbd_history *h, const ch04_grid *ref,
-                        int dense, double err[4], mbd_failure *fail);
+/* max |history - reference| per state for a history of the run c; ref may
+ * be NULL or on another grid, and then the reference is computed at the
+ * history's own times (ch04_reference_seq over c's 0 ... t_end): read from
+ * one dense-output run when c's tolerance is loose (1e-6 or more), else
+ * stepped onto each time. */
+int ch04_errors_against(const ch04_params *p, const ch04_config *c, const mbd_history *h,
+                        const ch04_grid *ref, double err[4], mbd_failure *fail);
 
 /* The document's run of `method` with `integrator` (a preset) on p: its mu,
  * alpha = beta = 20, 4 s every 1e-4 s, |C| <= 1; the story's adaptive explicit
@@ -102,6 +106,12 @@ void ch04_config_default(ch04_config *c, const ch04_params *p, const char *metho
  * parameters and lack of memory are returned. */
 int ch04_run_case(const ch04_params *p, const ch04_config *c, const ch04_grid *ref,
                   ch04_run *r);
+
+/* The same measures with no history kept (r->h stays empty): each output is
+ * compared with the reference as it comes (ch04_reference_seq, the same
+ * numbers as the history's comparison without a grid), which is what a
+ * --summary run needs. */
+int ch04_run_measured(const ch04_params *p, const ch04_config *c, ch04_run *r);
 
 /* Everything the story and the figures show, computed once. */
 int ch04_study_compute(ch04_study *s, mbd_failure *fail);

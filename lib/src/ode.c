@@ -1090,43 +1090,89 @@ int mbd_ode_preset(const char *name, mbd_ode_params *p)
     return GSL_SUCCESS;
 }
 
+struct mbd_ode_sampler {
+    mbd_ode *o;
+    double *y, time, t_end, last;
+    size_t dim;
+    int started;
+};
+
+mbd_ode_sampler *mbd_ode_sampler_alloc(const mbd_ode_params *p, mbd_rhs f, void *params,
+                                       size_t dim, const double y0[], double t_end)
+{
+    if (!(t_end >= 0) || !isfinite(t_end))
+        return NULL;
+    mbd_ode_sampler *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return NULL;
+    s->o = mbd_ode_alloc(p, dim, f, params);
+    s->y = malloc(dim * sizeof *s->y);
+    if (s->o == NULL || s->y == NULL) {
+        mbd_ode_sampler_free(s);
+        return NULL;
+    }
+    memcpy(s->y, y0, dim * sizeof *s->y);
+    s->dim = dim;
+    s->t_end = t_end;
+    s->last = -HUGE_VAL;
+    return s;
+}
+
+void mbd_ode_sampler_free(mbd_ode_sampler *s)
+{
+    if (s == NULL)
+        return;
+    mbd_ode_free(s->o);
+    free(s->y);
+    free(s);
+}
+
+int mbd_ode_sampler_at(mbd_ode_sampler *s, double t, double y_out[], mbd_failure *fail)
+{
+    mbd_failure scratch;
+    if (fail == NULL)
+        fail = &scratch;
+    if (!(t >= s->last && t >= 0 && t <= s->t_end))
+        return mbd_failure_set(fail, GSL_EDOM, t, "sampling at t = %g: expected a time from %g "
+                               "to %g", t, fmax(s->last, 0.0), s->t_end);
+    s->last = t;
+    int st = GSL_SUCCESS;
+    if (!s->started) {
+        st = s->t_end > 0 ? mbd_ode_start(s->o, 0.0, s->y, s->t_end) : GSL_SUCCESS;
+        s->started = 1;
+    }
+    /* step until the last step covers t: its end as it is, the rest interpolated */
+    while (st == GSL_SUCCESS && t > s->time)
+        st = mbd_ode_step(s->o, &s->time, s->y, s->t_end);
+    if (st == GSL_SUCCESS) {
+        if (t == s->time)
+            memcpy(y_out, s->y, s->dim * sizeof *s->y);
+        else
+            st = mbd_ode_interpolate(s->o, t, y_out);
+    }
+    if (st != GSL_SUCCESS) {
+        if (s->o->fail.status != GSL_SUCCESS)
+            *fail = s->o->fail;
+        else
+            mbd_failure_set(fail, st, s->time, "sampling the solution failed: %s",
+                            mbd_strerror(st));
+    }
+    return st;
+}
+
 int mbd_ode_sample(const mbd_ode_params *p, mbd_rhs f, void *params, size_t dim,
                    const double y0[], const double t[], size_t count, double ys[],
                    mbd_failure *fail)
 {
     if (count == 0)
         return GSL_SUCCESS;
-    mbd_ode *o = mbd_ode_alloc(p, dim, f, params);
-    double *y = malloc(dim * sizeof *y);
-    if (o == NULL || y == NULL) {
-        mbd_ode_free(o);
-        free(y);
+    mbd_ode_sampler *s = mbd_ode_sampler_alloc(p, f, params, dim, y0, t[count - 1]);
+    if (s == NULL)
         return fail ? mbd_failure_set(fail, GSL_ENOMEM, 0.0, "cannot sample: no integrator")
                     : GSL_ENOMEM;
-    }
-    memcpy(y, y0, dim * sizeof *y);
-    double time = 0.0;
-    const double t_end = t[count - 1];
-    int st = t_end > 0 ? mbd_ode_start(o, 0.0, y, t_end) : GSL_SUCCESS;
-    size_t k = 0;
-    while (st == GSL_SUCCESS && k < count) {
-        /* the times the last step covers: its end as it is, the rest interpolated */
-        for (; k < count && t[k] <= time && st == GSL_SUCCESS; k++) {
-            if (t[k] == time)
-                memcpy(ys + k * dim, y, dim * sizeof *y);
-            else
-                st = mbd_ode_interpolate(o, t[k], ys + k * dim);
-        }
-        if (k < count && st == GSL_SUCCESS)
-            st = mbd_ode_step(o, &time, y, t_end);
-    }
-    if (st != GSL_SUCCESS && fail != NULL) {
-        if (o->fail.status != GSL_SUCCESS)
-            *fail = o->fail;
-        else
-            mbd_failure_set(fail, st, time, "sampling the solution failed: %s", mbd_strerror(st));
-    }
-    free(y);
-    mbd_ode_free(o);
+    int st = GSL_SUCCESS;
+    for (size_t k = 0; k < count && st == GSL_SUCCESS; k++)
+        st = mbd_ode_sampler_at(s, t[k], ys + k * dim, fail);
+    mbd_ode_sampler_free(s);
     return st;
 }

@@ -25,6 +25,7 @@
 #include "mbd/simulate.h"
 #include "model.h"
 #include "reference.h"
+#include "study.h"
 
 #define PROG "ch04-scotch-yoke"
 
@@ -605,6 +606,46 @@ static void program_story(void)
     test_run_free(&r);
 }
 
+/* A --summary run keeps no history and measures each output as it comes
+ * (ch04_run_measured); its errors, last output and counts must be the
+ * history run's (ch04_run_case), for a run that reaches the end (tight and
+ * loose tolerance: the stepped and the dense reference) and for one that a
+ * violation limit stops (the errors themselves are checked against this
+ * file's own reference above). */
+static void measured_run_is_the_history_run(void)
+{
+    ch04_params p;
+    ch04_params_init(&p, CH04_LISTING);
+    const char *integrators[3] = {"ode23", "tight", "ode23"};
+    for (int k = 0; k < 3; k++) {
+        ch04_config c;
+        ch04_config_default(&c, &p, "projection-baumgarte", integrators[k]);
+        c.dt_out = 1e-3;
+        if (k == 2)
+            c.max_violation = 1e-4;   /* stops early */
+        ch04_run h, m;
+        mbd_history_init(&h.h);
+        mbd_history_init(&m.h);
+        REQUIRE_STATUS(ch04_run_case(&p, &c, NULL, &h), GSL_SUCCESS);
+        REQUIRE_STATUS(ch04_run_measured(&p, &c, &m), GSL_SUCCESS);
+        CU_ASSERT_EQUAL(m.h.rows, 0);
+        CU_ASSERT_EQUAL(m.rows, h.h.rows);
+        CU_ASSERT_EQUAL(m.res.status, h.res.status);
+        CU_ASSERT_EQUAL(m.res.stats.run.ode.steps, h.res.stats.run.ode.steps);
+        for (int j = 0; j < 4; j++)
+            CHECK_MSG(m.err[j] == h.err[j], "%s: err[%d] %.17g, history %.17g",
+                      integrators[k], j, m.err[j], h.err[j]);
+        for (int j = 0; j < 2; j++) {
+            CU_ASSERT_EQUAL(m.q_end[j], mbd_history_q(&h.h, h.h.rows - 1)[j]);
+            CU_ASSERT_EQUAL(m.qd_end[j], mbd_history_qd(&h.h, h.h.rows - 1)[j]);
+        }
+        if (k == 2)
+            CHECK_MSG(h.res.status == MBD_EVIOLATION && h.h.t[h.h.rows - 1] < 4.0,
+                      "the limit should stop the run: status %d", h.res.status);
+        mbd_history_free(&h.h);
+    }
+}
+
 static CU_TestInfo tests[] = {
     {"document_numbers", document_numbers},
     {"dense_reference_agrees", dense_reference_agrees},
@@ -618,6 +659,7 @@ static CU_TestInfo tests[] = {
     {"document_penalty_matches_reference", document_penalty_matches_reference},
     {"penalty_minus_projection_at_ode23", penalty_minus_projection_at_ode23},
     {"penalty_error_falls_as_one_over_mu", penalty_error_falls_as_one_over_mu},
+    {"measured_run_is_the_history_run", measured_run_is_the_history_run},
     {"program_summary", program_summary},
     {"program_csv", program_csv},
     {"program_failures", program_failures},

@@ -575,6 +575,35 @@ static void sample_by_dense_output(void)
               "a blow-up is reported: %s", f.cause);
 }
 
+/* The sampler one time at a time: the exact solution to the run's
+ * tolerance at times as they come, stepping only as far as each needs (a
+ * time inside the first step takes one step); a time before the last one, or
+ * past t_end, is refused with the time named, and the sampler goes on. */
+static void sampler_one_time_at_a_time(void)
+{
+    mbd_ode_params p;
+    mbd_ode_preset("tight", &p);
+    const double y0[2] = {1.0, 0.5};
+    mbd_ode_sampler *s = mbd_ode_sampler_alloc(&p, rhs, NULL, 2, y0, 3.0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    const double t[5] = {0.0, 0.25, 0.25, 1.7, 3.0};
+    double y[2], ye[2];
+    mbd_failure f;
+    for (int k = 0; k < 5; k++) {
+        REQUIRE_STATUS(mbd_ode_sampler_at(s, t[k], y, &f), GSL_SUCCESS);
+        exact(t[k], ye);
+        CHECK_CLOSE(y[0], ye[0], 1e-9 * (1 + fabs(ye[0])));
+        CHECK_CLOSE(y[1], ye[1], 1e-9 * (1 + fabs(ye[1])));
+    }
+    CHECK_STATUS(mbd_ode_sampler_at(s, 1.0, y, &f), GSL_EDOM);
+    CHECK_MSG(strstr(f.cause, "t = 1") != NULL, "cause: %s", f.cause);
+    CHECK_STATUS(mbd_ode_sampler_at(s, 3.5, y, &f), GSL_EDOM);
+    CHECK_STATUS(mbd_ode_sampler_at(s, 3.0, y, &f), GSL_SUCCESS);
+    mbd_ode_sampler_free(s);
+    CU_ASSERT_PTR_NULL(mbd_ode_sampler_alloc(&p, rhs, NULL, 2, y0, -1.0));
+    CU_ASSERT_PTR_NULL(mbd_ode_sampler_alloc(&p, rhs, NULL, 2, y0, NAN));
+}
+
 static CU_TestInfo tests[] = {
     {"runge_kutta_orders", runge_kutta_orders},
     {"multistep_orders", multistep_orders},
@@ -583,6 +612,7 @@ static CU_TestInfo tests[] = {
     {"dense_output_orders", dense_output_orders},
     {"gsl_and_engine_agree", gsl_and_engine_agree},
     {"output_times", output_times},
+    {"sampler_one_time_at_a_time", sampler_one_time_at_a_time},
     {"hook_resets_history", hook_resets_history},
     {"failure_is_reported", failure_is_reported},
     {"output_count_limits", output_count_limits},

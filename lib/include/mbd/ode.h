@@ -143,6 +143,20 @@ int mbd_ode_sample(const mbd_ode_params *p, mbd_rhs f, void *params, size_t dim,
                    const double y0[], const double t[], size_t count, double ys[],
                    mbd_failure *fail);
 
+/* The same one time at a time, for a caller whose times come as it goes (an
+ * output observer that keeps no history): a sampler integrates from y(0) =
+ * y0 towards t_end and gives y(t) for increasing t in [0, t_end], each from
+ * the step it falls in, stepping only as far as t needs. For the same times
+ * the values are mbd_ode_sample's, bit for bit (it is a loop over this). NULL
+ * from alloc on bad parameters or no memory; at() fails (fail says why) for
+ * a time before the last one asked or after t_end, or when the integrator
+ * fails. */
+typedef struct mbd_ode_sampler mbd_ode_sampler;
+mbd_ode_sampler *mbd_ode_sampler_alloc(const mbd_ode_params *p, mbd_rhs f, void *params,
+                                       size_t dim, const double y0[], double t_end);
+int mbd_ode_sampler_at(mbd_ode_sampler *s, double t, double y_out[], mbd_failure *fail);
+void mbd_ode_sampler_free(mbd_ode_sampler *s);
+
 /* The last step taken, and the one proposed next. */
 double mbd_ode_last_h(const mbd_ode *o);
 double mbd_ode_next_h(const mbd_ode *o);
