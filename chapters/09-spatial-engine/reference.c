@@ -196,3 +196,40 @@ int ch09_benchmark_load(const char *name, double **t, double **x, double **y, si
     int st = ch09_benchmark_read(path, t, x, y, n, msg, sizeof msg);
     return st == GSL_SUCCESS ? st : mbd_failure_set(fail, st, NAN, "%s", msg);
 }
+
+/* the governor's dimensions (models/flyball-governor.yaml) */
+#define GOV_HINGE 0.2        /* the arms' hinges above the ground */
+#define GOV_ARM 0.16         /* hinge to ball */
+#define GOV_PIN 0.08         /* hinge to the rod's end */
+#define GOV_ROD 0.10922
+#define GOV_BALL 1.0         /* kg, each */
+#define GOV_COLLAR 1.0
+#define GOV_K 1000.0         /* the spring from the shaft's origin to the collar */
+#define GOV_FREE 0.15
+
+double ch09_governor_omega(double y, double *phi_out)
+{
+    /* the arm's angle: the collar's height rises with it on (0, pi/2) */
+    double lo = 0.0, hi = acos(0.0);   /* pi/2 */
+    for (int k = 0; k < 100; k++) {
+        const double mid = 0.5 * (lo + hi), s = sin(mid);
+        const double ym = GOV_HINGE - GOV_PIN * cos(mid) - sqrt(GOV_ROD * GOV_ROD -
+                                                                GOV_PIN * GOV_PIN * s * s);
+        if (ym < y)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    const double phi = 0.5 * (lo + hi), s = sin(phi), c = cos(phi), g = 9.81;
+    /* u: the unit vector from the collar to a rod's end on the arm */
+    const double ux = GOV_PIN * s / GOV_ROD, uy = (GOV_HINGE - GOV_PIN * c - y) / GOV_ROD;
+    /* the collar: 2 T u_y + k (0.2 - y - l0) = m_c g */
+    const double T = (GOV_COLLAR * g - GOV_K * (GOV_HINGE - y - GOV_FREE)) / (2.0 * uy);
+    /* an arm about its hinge: the centrifugal moment m w^2 R^2 sin cos
+     * against gravity's m g R sin and the rod's pull at the pin */
+    const double w2 = (GOV_BALL * g * GOV_ARM * s + T * GOV_PIN * (s * uy + c * ux)) /
+                      (GOV_BALL * GOV_ARM * GOV_ARM * s * c);
+    if (phi_out != NULL)
+        *phi_out = phi;
+    return sqrt(w2);
+}

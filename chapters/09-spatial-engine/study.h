@@ -152,14 +152,5 @@ int ch09_run_variant(ch09_model *md, const char *file, const char *text, const c
 double ch09_point_error(const ch09_run *r, const double *t, const double *x, const double *y,
                         size_t n, size_t *matched, double *err);
 
-/* The flyball governor's steady spin with the collar at height y (reading
- * guide 003, Sec. 5.2 case 7): the arm's angle phi from the downward
- * vertical (y(phi) = 0.2 - 0.08 cos phi - sqrt(0.10922^2 - 0.08^2 sin^2
- * phi)), the collar's vertical balance under its weight, the spring k (0.05
- * - y) and the two rods' tension, and each arm's moments about its hinge in
- * the turning plane: the omega (rad/s) at which the balls stay there. At a
- * steady spin the shaft's torques cancel, C (0.05 - y) = 25, so the collar
- * settles at y = 0.05 - 25/C. */
-double ch09_governor_omega(double y, double *phi);
 
 #endif
