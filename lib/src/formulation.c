@@ -51,8 +51,9 @@ const char *const mbd_formulation_method_descriptions[] = {
     "Goicolea-Garcia Orden: M q'' = F - mu Cq^T C, a stiff spring (eq. 52)",
     "index-2 penalty on (q, v): q' = v - mu Cq^T C, M v' = F - mu Cq^T Cq v (eq. 58; stiff)",
     "coordinate partitioning on (q_i, q_i'): B^T M B q_i'' = B^T (F - M gamma_c), q_d by Newton "
-    "(document 001, algorithm E)",
-    "null space by QR on (q, v): T^T M T v' = T^T (F - M beta''), T continued (document 002)",
+    "(document 001, algorithm E; chapter 06 explains it)",
+    "null space by QR on (q, v): T^T M T v' = T^T (F - M beta''), T continued "
+    "(document 002; chapter 07 explains it)",
     NULL,
 };
 
