@@ -262,8 +262,6 @@ int ch01_write_csv(const char *path, const ch01_problem *p, mbd_failure *fail)
     return st;
 }
 
-/* >> figure */
-
 /* ------------------------------------------------------------------------ */
 /* Benchmarks                                                                */
 

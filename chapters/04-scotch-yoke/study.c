@@ -185,8 +185,6 @@ int ch04_run_measured(const ch04_params *p, const ch04_config *c, ch04_run *r)
     return GSL_SUCCESS;
 }
 
-/* << run */
-
 void ch04_config_default(ch04_config *c, const ch04_params *p, const char *method,
                            const char *integrator)
 {
