@@ -150,10 +150,6 @@ int ch06_program_animate(void *ctx, const char *path, mbd_failure *fail)
         a.speed = 0.25;
     a.t0 = 0.0;
     a.t_end = 1.0;
-    if (a.width == 0)
-        a.width = 330.0;
-    if (!prog->opt->fps_given)
-        a.fps = 12.5;   /* three panels: 25 frames per second would pass the 1 MB cap */
     a.title = "The slider-crank embedded (RK4, h = 1e-3): which coordinate is independent";
     const ch06_model *md = &s->md[CH06_SLIDER_CRANK];
     const ch06_run *sw = &s->switched[CH06_RATIO_SHOWN];

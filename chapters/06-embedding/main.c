@@ -85,8 +85,7 @@ int main(int argc, char **argv)
                  "coordinates, the joints, the last rod's end traced, t and |C| in each frame, and for\n"
                  "the embedding the independent coordinates at that time). Alone: the slider-crank\n"
                  "with x4 held independent, x4 at the start re-selected at ratio 0.1, and the set\n"
-                 "chosen by pivoting, 0-1 s at --speed 0.25 and --fps 12.5 unless given; then the\n"
-                 "story.",
+                 "chosen by pivoting, 0-1 s at --speed 0.25 unless given; then the story.",
     };
     mbd_cli_common opt;
     int code;
