@@ -34,17 +34,24 @@ int mbd_dense_gemv(CBLAS_TRANSPOSE_t trans, double alpha, const gsl_matrix *A, c
     const size_t rows = t ? A->size2 : A->size1, cols = t ? A->size1 : A->size2;
     if (!small2(A->size1, A->size2) || x->size != cols || y->size != rows)
         return gsl_blas_dgemv(trans, alpha, A, x, beta, y);
-    scale_vector(y, beta);
-    if (alpha == 0.0)
+    if (alpha == 0.0) {
+        scale_vector(y, beta);
         return GSL_SUCCESS;
+    }
     if (!t) {
-        for (size_t i = 0; i < rows; i++) {
+        /* y_i = beta y_i + alpha (a_i . x): the scaling and the update of
+         * GSL's two passes, in one (every output's C' = C_q q' comes here) */
+        const double *a = A->data, *xd = x->data;
+        const size_t tda = A->tda, xs = x->stride, ys = y->stride;
+        for (size_t i = 0; i < rows; i++, a += tda) {
             double s = 0.0;
             for (size_t j = 0; j < cols; j++)
-                s += VAT(x, j) * AT(A, i, j);
-            VAT(y, i) += alpha * s;
+                s += xd[j * xs] * a[j];
+            double *yi = y->data + i * ys;
+            *yi = (beta == 0.0 ? 0.0 : beta == 1.0 ? *yi : beta * *yi) + alpha * s;
         }
     } else {
+        scale_vector(y, beta);
         for (size_t j = 0; j < cols; j++) {
             const double a = alpha * VAT(x, j);
             if (a != 0.0)

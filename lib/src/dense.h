@@ -19,6 +19,8 @@
  *   mbd_dense_cholesky_svx x <- A^-1 x from the factor (gsl_linalg_cholesky_svx)
  *   mbd_dense_cholesky_svx_mat   the same for each column of X
  *   mbd_dense_cholesky_solve     x = A^-1 b from the factor (gsl_linalg_cholesky_solve)
+ *   mbd_const_view         a vector view of n contiguous doubles, built in place
+ *                          (gsl_vector_const_view_array, which is a library call)
  */
 #ifndef MBD_DENSE_H
 #define MBD_DENSE_H
@@ -38,5 +40,13 @@ int mbd_dense_cholesky(gsl_matrix *A);
 int mbd_dense_cholesky_svx(const gsl_matrix *L, gsl_vector *x);
 int mbd_dense_cholesky_svx_mat(const gsl_matrix *L, gsl_matrix *X);
 int mbd_dense_cholesky_solve(const gsl_matrix *L, const gsl_vector *b, gsl_vector *x);
+
+static inline _gsl_vector_const_view mbd_const_view(const double *a, size_t n)
+{
+    /* GSL's own views hold const data through a non-const pointer, too */
+    _gsl_vector_const_view v = {{.size = n, .stride = 1, .data = (double *)a, .block = NULL,
+                                .owner = 0}};
+    return v;
+}
 
 #endif

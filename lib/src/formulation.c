@@ -246,11 +246,13 @@ int mbd_formulation_violation(mbd_formulation *f, double t, const gsl_vector *q,
         st = s->constraint_t(s, t, q, f->Cdot);
         if (st != GSL_SUCCESS)
             return mbd_formulation_model_failed(f, st, t, "constraint time derivative");
-    } else {
-        gsl_vector_set_zero(f->Cdot);
     }
+    /* C' = C_t + C_q q' (C_q q' alone for a scleronomic model) */
+    const double beta = s->constraint_t ? 1.0 : 0.0;
     if (qd != NULL)
-        mbd_dense_gemv(CblasNoTrans, 1.0, f->Cq, qd, 1.0, f->Cdot);
+        mbd_dense_gemv(CblasNoTrans, 1.0, f->Cq, qd, beta, f->Cdot);
+    else if (!s->constraint_t)
+        gsl_vector_set_zero(f->Cdot);
     return GSL_SUCCESS;
 }
 
@@ -320,10 +322,14 @@ int mbd_formulation_unpack(mbd_formulation *f, double t, const double y[], doubl
 {
     if (f->ops->unpack)
         return f->ops->unpack(f, t, y, q, qd);
+    /* loops: n is a handful at every output, where a memcpy call costs more */
+    const size_t n = f->n;
     if (q != NULL)
-        memcpy(q, y, f->n * sizeof *q);
+        for (size_t i = 0; i < n; i++)
+            q[i] = y[i];
     if (qd != NULL)
-        memcpy(qd, y + f->n, f->n * sizeof *qd);
+        for (size_t i = 0; i < n; i++)
+            qd[i] = y[n + i];
     return GSL_SUCCESS;
 }
 
@@ -349,6 +355,8 @@ int mbd_formulation_measure(mbd_formulation *f, double t, const double y[], doub
  * always, at a division per entry): the two differ by an ulp or so. */
 static double measured_norm(const gsl_vector *v)
 {
+    if (v->size == 1)
+        return fabs(v->data[0]);   /* what the root of x^2 gives, without the root */
     double ss = 0.0;
     for (size_t i = 0; i < v->size; i++) {
         const double x = v->data[i * v->stride];
@@ -363,8 +371,8 @@ int mbd_formulation_measure_q(mbd_formulation *f, double t, const double q[], co
                               double *C_norm, double *Cdot_norm, double *E)
 {
     /* the model reads the caller's arrays through views: no copies */
-    gsl_vector_const_view qv = gsl_vector_const_view_array(q, f->n);
-    gsl_vector_const_view qdv = gsl_vector_const_view_array(qd, f->n);
+    gsl_vector_const_view qv = mbd_const_view(q, f->n);
+    gsl_vector_const_view qdv = mbd_const_view(qd, f->n);
     int st = GSL_SUCCESS;
     if (f->m > 0) {
         st = f->s->jacobian(f->s, t, &qv.vector, f->Cq);
