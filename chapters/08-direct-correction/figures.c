@@ -13,6 +13,9 @@
 
 static const char *const LABELS[CH08_NMETHODS] = {"(a) none", "(b) sequential",
                                                   "(c) simultaneous", "(d) with the energy"};
+/* (b) and (c) often run on top of each other: (c) is dashed, so that the two
+ * are told apart without their colours; (d) is drawn heavier */
+static const char *const STYLES[CH08_NMETHODS] = {"lines", "lines", "lines dt 2", "lines lw 2"};
 
 /* |value| of a run's column, floored at 1e-18 for a log axis: field 0..3 =
  * phi_x, phi_y, phidot_x, phidot_y of cut joint `cut`, 4 = |E - E0| */
@@ -46,7 +49,7 @@ static int panels(const ch08_model *md, const ch08_run runs[CH08_NMETHODS], cons
             if (cols[f][k] == NULL)
                 st = GSL_ENOMEM;
             ser[f][k] = (mbd_series){LABELS[k], runs[k].h.t, cols[f][k], runs[k].h.rows,
-                                     k == 3 ? "lines lw 2" : "lines", 0};
+                                     STYLES[k], 0};
         }
         pan[f] = (mbd_panel){.title = titles[f], .xlabel = "t [s]", .ylabel = ylabels[f],
                              .logy = 1, .series = ser[f], .nseries = CH08_NMETHODS,
