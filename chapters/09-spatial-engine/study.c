@@ -90,10 +90,12 @@ static int grow(ch09_run *r)
     return GSL_SUCCESS;
 }
 
-/* one row of the record at (t, q, q') (lambda when reactions are asked) */
-static int record(const mbd_spatial_model *sm, double t, const gsl_vector *q,
-                  const gsl_vector *qd, const gsl_vector *qdd, const gsl_vector *lambda,
-                  void *user)
+/* one row of the record at (t, q, q') (lambda when reactions are asked);
+ * C_norm and E are |Phi| and the energy when the caller has them already
+ * (the dynamics' observer has both), NAN to evaluate them here */
+static int record_row(const mbd_spatial_model *sm, double t, const gsl_vector *q,
+                      const gsl_vector *qd, const gsl_vector *qdd, const gsl_vector *lambda,
+                      double C_norm, double E, void *user)
 {
     recorder *c = user;
     ch09_run *r = c->r;
@@ -121,10 +123,13 @@ static int record(const mbd_spatial_model *sm, double t, const gsl_vector *q,
         if (st != GSL_SUCCESS)
             return st;
     }
-    st = sys->constraint(sys, t, q, c->C);
-    r->C[k] = st == GSL_SUCCESS ? gsl_blas_dnrm2(c->C) : NAN;
-    r->E[k] = NAN;
-    if (st == GSL_SUCCESS && sys->energy)
+    if (isnan(C_norm)) {
+        st = sys->constraint(sys, t, q, c->C);
+        C_norm = st == GSL_SUCCESS ? gsl_blas_dnrm2(c->C) : NAN;
+    }
+    r->C[k] = C_norm;
+    r->E[k] = E;
+    if (st == GSL_SUCCESS && isnan(E) && sys->energy)
         st = sys->energy(sys, t, q, qd, &r->E[k]);
     for (size_t j = 0; st == GSL_SUCCESS && c->reactions && lambda != NULL && j < r->njoints; j++) {
         mbd_spatial_reaction on_i;
@@ -140,6 +145,14 @@ static int record(const mbd_spatial_model *sm, double t, const gsl_vector *q,
     return st;
 }
 
+/* the kinematics' and inverse dynamics' observer, and the assembly's row */
+static int record(const mbd_spatial_model *sm, double t, const gsl_vector *q,
+                  const gsl_vector *qd, const gsl_vector *qdd, const gsl_vector *lambda,
+                  void *user)
+{
+    return record_row(sm, t, q, qd, qdd, lambda, NAN, NAN, user);
+}
+
 /* the dynamics' observer: one row of the record per output */
 static int record_dynamics(const mbd_spatial_model *sm, const mbd_spatial_dynamics_point *pt,
                            void *user)
@@ -148,7 +161,9 @@ static int record_dynamics(const mbd_spatial_model *sm, const mbd_spatial_dynami
     c->r->newton_iterations += pt->newton_iterations;
     c->r->max_euler_norm = fmax(c->r->max_euler_norm, pt->euler_norm);
     c->r->max_velocity_drift = fmax(c->r->max_velocity_drift, pt->velocity_drift);
-    return record(sm, pt->t, pt->q, pt->qd, pt->qdd, pt->lambda, user);
+    /* the observer measured |Phi| and the energy at this state: not again */
+    return record_row(sm, pt->t, pt->q, pt->qd, pt->qdd, pt->lambda, pt->phi_norm, pt->energy,
+                      user);
 }
 
 /* >> run-dynamics */
