@@ -68,6 +68,10 @@ printf '%s\n\n' "minus the best of $runs of the same program's --help (start-up)
             exit 1
         fi
         t_end=$(awk -F' = ' '$1 == "t_end" { print $2 }' "$tmp/out")
+        if [ -z "$t_end" ]; then
+            echo "tools/bench-octave.sh: $program $options printed no t_end key" >&2
+            exit 1
+        fi
         awk -v label="$label" -v program="$program" -v whole="$whole" -v start="${startup[$program]}" \
             -v octave="$octave" -v t_end="$t_end" 'BEGIN {
             run = whole - start
